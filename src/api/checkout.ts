@@ -1,0 +1,24 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { fillsDecoy } from '../http/decoys.ts'
+import { runIdempotent } from '../http/idempotency.ts'
+import { Booking, CheckoutRequest } from '../schemas/booking.ts'
+import { normalisePhone } from '../services/phone-number.ts'
+import { bookingContext } from './booking.ts'
+
+export const checkoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.post('/checkout', {
+    schema: { body: CheckoutRequest, response: { 200: Booking } },
+    config: {
+      session: 'read',
+      idempotent: true,
+      summary: 'Request the held booking (confirmed at once for instant tours); payment is taken on arrival',
+      errors: ['no_booking', 'hold_expired', 'invalid_promo_code', 'idempotency_in_flight', 'idempotency_key_reused'],
+    },
+  }, async (request, reply) => {
+    reply.header('Cache-Control', 'no-store')
+    const { instance } = request.catalog
+    const details = { name: request.body.name, email: request.body.email, phone: normalisePhone(request.body.phone, instance.phone_region) }
+    const quarantined = fillsDecoy(instance, request.body)
+    return runIdempotent(request, reply, (record) => app.tourdesk.bookings.checkout(bookingContext(request), details, quarantined, record))
+  })
+}

@@ -1,0 +1,66 @@
+import { randomUUID } from 'node:crypto'
+import fastifyCookie from '@fastify/cookie'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import Fastify, { type FastifyServerOptions } from 'fastify'
+import { availabilityRoutes } from './api/availability.ts'
+import { bookingRoutes } from './api/booking.ts'
+import { checkoutRoutes } from './api/checkout.ts'
+import { indexRoutes } from './api/index-document.ts'
+import { openApiRoutes } from './api/openapi-document.ts'
+import { policyRoutes } from './api/policies.ts'
+import { sessionRoutes } from './api/session.ts'
+import { tourRoutes } from './api/tours.ts'
+import { ApiError } from './http/api-error.ts'
+import { sessionAndCsrfGuard } from './http/guards.ts'
+import { registerRoutingErrors } from './http/method-not-allowed.ts'
+import { collectInstanceRoutes, INSTANCE_ROUTE_PREFIX } from './http/openapi.ts'
+import { handleError } from './http/problem.ts'
+import { parseStrictQueryIntegers } from './http/query-integers.ts'
+import type { AppContext } from './http/request-context.ts'
+
+export const BODY_LIMIT_BYTES = 64 * 1024
+
+/** Builds the HTTP app; it can be built many times (tests build one per case). */
+export async function buildApp(context: AppContext, logger: FastifyServerOptions['logger'] = false) {
+  const app = Fastify({
+    logger,
+    bodyLimit: BODY_LIMIT_BYTES,
+    genReqId: () => randomUUID(),
+    onProtoPoisoning: 'error',
+    onConstructorPoisoning: 'error',
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    ajv: { customOptions: { coerceTypes: false, useDefaults: true, removeAdditional: false, allErrors: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>()
+
+  app.decorate('tourdesk', context)
+  app.decorateRequest('catalog', null as never)
+  app.decorateRequest('session', null)
+  app.removeContentTypeParser('text/plain')
+  app.setErrorHandler(handleError)
+  registerRoutingErrors(app)
+  const instanceRoutes = collectInstanceRoutes(app)
+
+  await app.register(fastifyCookie)
+  await app.register(async (api) => {
+    api.addHook('onRequest', async (request) => {
+      const catalog = context.catalogs.get((request.params as { instance: string }).instance)
+      if (!catalog) throw new ApiError('not_found', `Nothing is at ${request.url.split('?')[0]}`)
+      request.catalog = catalog
+    })
+    api.addHook('preValidation', parseStrictQueryIntegers)
+    api.addHook('preValidation', sessionAndCsrfGuard)
+    await api.register(indexRoutes)
+    await api.register(tourRoutes)
+    await api.register(availabilityRoutes)
+    await api.register(sessionRoutes)
+    await api.register(bookingRoutes)
+    await api.register(checkoutRoutes)
+    await api.register(policyRoutes)
+    await api.register(openApiRoutes(instanceRoutes))
+  }, { prefix: INSTANCE_ROUTE_PREFIX })
+
+  app.get('/healthz', async () => ({ status: 'ok' }))
+  return app
+}
+export type App = Awaited<ReturnType<typeof buildApp>>

@@ -1,0 +1,75 @@
+import { fileURLToPath } from 'node:url'
+import { ConfigError } from './config-error.ts'
+
+export type DatabaseTarget =
+  | { dialect: 'sqlite', path: string }
+  | { dialect: 'postgres', url: string }
+
+export interface Settings {
+  port: number
+  host: string
+  database: DatabaseTarget
+  catalogPath: string
+  holdSecondsOverride: number | null
+  rateLimits: boolean
+  logLevel: string
+  secret: string | null
+  sweepIntervalSeconds: number
+}
+
+export const DEMO_CATALOG_PATH = fileURLToPath(new URL('../../config/demo.json', import.meta.url))
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
+
+function integerSetting(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return fallback
+  if (!/^[0-9]+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`)
+  }
+  return Number(raw)
+}
+
+function parseDatabaseUrl(raw: string): DatabaseTarget {
+  if (raw.startsWith('sqlite:')) {
+    const path = raw.slice('sqlite:'.length)
+    if (path === '') throw new ConfigError('DATABASE_URL "sqlite:" needs a file path, e.g. sqlite:data/tourdesk.db')
+    return { dialect: 'sqlite', path }
+  }
+  if (/^postgres(ql)?:\/\//.test(raw)) {
+    try {
+      new URL(raw)
+    } catch {
+      throw new ConfigError('DATABASE_URL is not a valid postgres:// URL')
+    }
+    return { dialect: 'postgres', url: raw }
+  }
+  throw new ConfigError(`DATABASE_URL must start with sqlite: or postgres://, got "${raw}"`)
+}
+
+export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
+  const rateLimitsRaw = env.TOURDESK_RATE_LIMITS ?? 'on'
+  if (!['on', 'off'].includes(rateLimitsRaw)) {
+    throw new ConfigError(`TOURDESK_RATE_LIMITS must be "on" or "off", got "${rateLimitsRaw}"`)
+  }
+  const logLevel = env.LOG_LEVEL || 'info'
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`)
+  }
+  const secret = env.TOURDESK_SECRET || null
+  if (secret !== null && secret.length < 32) {
+    throw new ConfigError('TOURDESK_SECRET must be at least 32 characters')
+  }
+  const holdRaw = env.TOURDESK_HOLD_SECONDS
+  return {
+    port: integerSetting(env, 'PORT', 3000, 0, 65535),
+    host: env.HOST || '127.0.0.1',
+    database: parseDatabaseUrl(env.DATABASE_URL || 'sqlite:data/tourdesk.db'),
+    catalogPath: env.TOURDESK_CONFIG || DEMO_CATALOG_PATH,
+    holdSecondsOverride: holdRaw === undefined || holdRaw === '' ? null : integerSetting(env, 'TOURDESK_HOLD_SECONDS', 0, 1, 86400),
+    rateLimits: rateLimitsRaw === 'on',
+    logLevel,
+    secret,
+    sweepIntervalSeconds: integerSetting(env, 'TOURDESK_SWEEP_SECONDS', 30, 1, 3600),
+  }
+}

@@ -1,0 +1,23 @@
+import { Temporal } from 'temporal-polyfill'
+import type { CatalogPolicy } from '../schemas/catalog.ts'
+
+type TieredPolicy = Pick<CatalogPolicy, 'tiers'>
+
+/** Cancellation is open until the start less the smallest notice any tier names. */
+export function cancellableUntil(policy: TieredPolicy, start: Temporal.Instant): Temporal.Instant {
+  const smallestNotice = Math.min(...policy.tiers.map((t) => t.hours_before_start))
+  return start.subtract({ hours: smallestNotice })
+}
+
+/** The fee percent of the tier with the most notice that the cancellation still gives. */
+export function cancellationFeePercent(policy: TieredPolicy, start: Temporal.Instant, at: Temporal.Instant): number {
+  const hoursNotice = start.since(at, { largestUnit: 'hours' }).total('hours')
+  const met = policy.tiers
+    .filter((t) => hoursNotice >= t.hours_before_start)
+    .sort((a, b) => b.hours_before_start - a.hours_before_start)
+  return met.length > 0 ? met[0].fee_percent : 100
+}
+
+export function cancellationFee(total: number, feePercent: number): number {
+  return Math.floor((total * feePercent + 50) / 100)
+}

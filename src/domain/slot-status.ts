@@ -1,0 +1,43 @@
+import { Temporal } from 'temporal-polyfill'
+
+export type SlotStatus = 'available' | 'limited' | 'sold_out' | 'closed'
+export type UnbookableReason = 'sold_out' | 'cutoff_passed' | 'insufficient_capacity'
+
+export interface SlotState {
+  remaining: number
+  status: SlotStatus
+  bookable?: boolean
+  reason?: UnbookableReason
+}
+
+export function bookingClosesAt(start: Temporal.Instant, cutoffMinutes: number): Temporal.Instant {
+  return start.subtract({ minutes: cutoffMinutes })
+}
+
+export function isPastCutoff(start: Temporal.Instant, cutoffMinutes: number, now: Temporal.Instant): boolean {
+  return Temporal.Instant.compare(now, bookingClosesAt(start, cutoffMinutes)) >= 0
+}
+
+/**
+ * `closed` once booking has closed (cutoff) or the operator closed the departure;
+ * otherwise `sold_out` with nothing left, `limited` under half left, else `available`.
+ */
+export function slotState(input: {
+  capacity: number
+  seatsTaken: number
+  pastCutoff: boolean
+  closedByOperator: boolean
+  party: number | null
+}): SlotState {
+  const remaining = Math.max(0, input.capacity - input.seatsTaken)
+  const status: SlotStatus = input.pastCutoff || input.closedByOperator ? 'closed'
+    : remaining === 0 ? 'sold_out'
+      : remaining * 2 < input.capacity ? 'limited'
+        : 'available'
+  if (input.party === null) return { remaining, status }
+  const reason: UnbookableReason | undefined = input.pastCutoff ? 'cutoff_passed'
+    : remaining === 0 || input.closedByOperator ? 'sold_out'
+      : remaining < input.party ? 'insufficient_capacity'
+        : undefined
+  return reason ? { remaining, status, bookable: false, reason } : { remaining, status, bookable: true }
+}

@@ -1,0 +1,30 @@
+/** Every error code the API answers with, its status and its title. openapi.json documents this list. */
+export const ERROR_CODES = {
+  invalid_json: { status: 400, title: 'Body is not valid JSON' },
+  validation_failed: { status: 400, title: 'Request failed validation' },
+  csrf_missing: { status: 403, title: 'X-CSRF-Token header is missing' },
+  csrf_invalid: { status: 403, title: 'X-CSRF-Token does not match the session' },
+  origin_not_allowed: { status: 403, title: 'Origin is not allowed' },
+  not_found: { status: 404, title: 'No such resource' },
+  tour_not_found: { status: 404, title: 'No such tour' },
+  no_booking: { status: 404, title: 'The session has no such booking' },
+  method_not_allowed: { status: 405, title: 'Method not allowed on this resource' },
+  insufficient_capacity: { status: 409, title: 'Not enough seats left' },
+  cancellation_not_allowed: { status: 409, title: 'The booking can no longer be cancelled' },
+  idempotency_in_flight: { status: 409, title: 'A request with this Idempotency-Key is still being processed' },
+  hold_expired: { status: 410, title: 'The hold has expired' },
+  payload_too_large: { status: 413, title: 'Body is too large' },
+  unsupported_media_type: { status: 415, title: 'Content-Type must be application/json' },
+  slot_not_found: { status: 422, title: 'No departure starts at that time' },
+  cutoff_passed: { status: 422, title: 'Booking for this departure has closed' },
+  party_out_of_range: { status: 422, title: 'Party size is outside what the tour allows' },
+  invalid_addon: { status: 422, title: 'Unknown add-on or quantity too high' },
+  invalid_promo_code: { status: 422, title: 'Promo code is not valid for this booking' },
+  date_out_of_range: { status: 422, title: 'Date is outside the bookable horizon' },
+  idempotency_key_reused: { status: 422, title: 'Idempotency-Key was used with a different request' },
+  rate_limited: { status: 429, title: 'Too many requests' },
+  internal: { status: 500, title: 'Internal error' },
+  unavailable: { status: 503, title: 'Service temporarily unavailable' },
+} as const satisfies Record<string, { status: number, title: string }>
+
+export type ErrorCode = keyof typeof ERROR_CODES

@@ -1,0 +1,89 @@
+import { createHash } from 'node:crypto'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { toStoredInstant } from '../domain/instant-format.ts'
+import type { Booking } from '../schemas/booking.ts'
+import type { RecordAnswer } from '../services/bookings.ts'
+import { IdempotencyKeyTaken, type IdempotencyScope } from '../store/idempotency.ts'
+import { ApiError } from './api-error.ts'
+import { PROBLEM_CONTENT_TYPE, problemBody } from './problem.ts'
+
+export const IDEMPOTENCY_HOURS = 24
+const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/
+
+/** Keys of this process's requests still running; another node's show up as a key conflict. */
+const inFlight = new Set<string>()
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
+  if (value !== null && typeof value === 'object') {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`
+  }
+  return JSON.stringify(value)
+}
+
+function fingerprintOf(request: FastifyRequest): string {
+  return createHash('sha256').update(`${request.method} ${request.routeOptions.url} ${canonicalJson(request.body ?? null)}`).digest('hex')
+}
+
+function replay(reply: FastifyReply, stored: { status_code: number, body: string }): FastifyReply {
+  return reply.code(stored.status_code)
+    .header('Idempotent-Replayed', 'true')
+    .type(stored.status_code < 400 ? 'application/json; charset=utf-8' : PROBLEM_CONTENT_TYPE)
+    .send(stored.body)
+}
+
+/**
+ * Runs `work` at most once per Idempotency-Key (IETF httpapi idempotency-key draft), scoped to
+ * the instance and session. The success answer is written in the same transaction as the
+ * booking change it reports, so a crash can never separate them; a 4xx answer is kept too.
+ * A retry with the same key and body gets the first answer with Idempotent-Replayed: true,
+ * another body is 422 idempotency_key_reused, and a retry while the first runs is 409.
+ */
+export async function runIdempotent(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  work: (record?: RecordAnswer) => Promise<Booking>,
+): Promise<Booking | FastifyReply> {
+  const key = request.headers['idempotency-key']
+  if (key === undefined || request.session === null) return work()
+  if (typeof key !== 'string' || !KEY_PATTERN.test(key)) {
+    throw new ApiError('validation_failed', 'Idempotency-Key must be 1 to 255 visible ASCII characters', {
+      errors: [{ field: 'Idempotency-Key', message: 'must be 1 to 255 visible ASCII characters' }],
+    })
+  }
+  const { store, clock } = request.server.tourdesk
+  const scope: IdempotencyScope = { instance_id: request.catalog.instance.ref, session_id: request.session.id, key }
+  const fingerprint = fingerprintOf(request)
+  const now = clock.now()
+  const lookUp = async () => {
+    const stored = await store.idempotency.find(scope, toStoredInstant(clock.now()))
+    if (stored && stored.fingerprint !== fingerprint) {
+      throw new ApiError('idempotency_key_reused', 'This Idempotency-Key was already used for a different request')
+    }
+    return stored
+  }
+  const stored = await lookUp()
+  if (stored) return replay(reply, stored)
+  const flightKey = `${scope.instance_id}/${scope.session_id}/${key}`
+  if (inFlight.has(flightKey)) {
+    throw new ApiError('idempotency_in_flight', 'A request with this Idempotency-Key is still being processed; retry shortly', { headers: { 'Retry-After': '1' } })
+  }
+  inFlight.add(flightKey)
+  const createdAt = toStoredInstant(now)
+  const expiresAt = toStoredInstant(now.add({ hours: IDEMPOTENCY_HOURS }))
+  try {
+    return await work((trx, answer) => store.idempotency.record(scope, { fingerprint, status_code: 200, body: JSON.stringify(answer) }, createdAt, expiresAt, trx))
+  } catch (err) {
+    if (err instanceof IdempotencyKeyTaken) {
+      const winner = await lookUp()
+      if (winner) return replay(reply, winner)
+    }
+    if (err instanceof ApiError && err.status < 500) {
+      const body = JSON.stringify(problemBody(err, request.id))
+      await store.idempotency.record(scope, { fingerprint, status_code: err.status, body }, createdAt, expiresAt).catch(() => {})
+    }
+    throw err
+  } finally {
+    inFlight.delete(flightKey)
+  }
+}

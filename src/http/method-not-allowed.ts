@@ -1,0 +1,34 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { ApiError } from './api-error.ts'
+import { sendProblem } from './problem.ts'
+
+/**
+ * Answers requests no route matched: 405 with Allow when the path exists under another
+ * method (TRACE and PROPFIND included), else 404 not_found. Paths are learned from the
+ * routes as they are registered, so there is no second list to keep in step.
+ */
+export function registerRoutingErrors(app: FastifyInstance): void {
+  const routes: { source: string, pattern: RegExp, methods: Set<string> }[] = []
+
+  app.addHook('onRoute', (route) => {
+    const source = `^${route.url.replace(/\/$/, '').replace(/:[^/]+/g, '[^/]+')}/?$`
+    let entry = routes.find((r) => r.source === source)
+    if (!entry) {
+      entry = { source, pattern: new RegExp(source), methods: new Set() }
+      routes.push(entry)
+    }
+    for (const method of [route.method].flat()) entry.methods.add(method)
+  })
+
+  app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
+    const path = request.url.split('?')[0]
+    const [, root, prefix] = path.split('/')
+    const knownInstance = root !== 'api' || app.tourdesk.catalogs.has(prefix)
+    const match = knownInstance ? routes.find((r) => r.pattern.test(path)) : undefined
+    if (match) {
+      const allow = [...match.methods].sort().join(', ')
+      return sendProblem(reply, new ApiError('method_not_allowed', `${request.method} is not allowed here; use ${allow}`, { headers: { Allow: allow } }))
+    }
+    return sendProblem(reply, new ApiError('not_found', `Nothing is at ${path}`))
+  })
+}

@@ -1,0 +1,108 @@
+import type { FastifyInstance, RouteOptions } from 'fastify'
+import { componentName } from '../schemas/named.ts'
+import { Problem } from '../schemas/problem.ts'
+import { ERROR_CODES, type ErrorCode } from './error-codes.ts'
+
+export const API_VERSION = '1.4.0'
+export const INSTANCE_ROUTE_PREFIX = '/api/:instance'
+
+type JsonSchema = Record<string, unknown>
+
+const EVERY_ROUTE: ErrorCode[] = ['not_found', 'method_not_allowed', 'rate_limited', 'internal', 'unavailable']
+const WITH_BODY: ErrorCode[] = ['payload_too_large', 'unsupported_media_type', 'invalid_json', 'validation_failed', 'origin_not_allowed']
+const WITH_QUERY: ErrorCode[] = ['validation_failed']
+
+/** Copies a schema, writing every named sub-schema as a $ref to its component. */
+function toDocumentSchema(schema: unknown, components: Record<string, JsonSchema>, isRoot = false): unknown {
+  if (Array.isArray(schema)) return schema.map((s) => toDocumentSchema(s, components))
+  if (schema === null || typeof schema !== 'object') return schema
+  const name = componentName(schema)
+  if (name && !isRoot) {
+    if (!(name in components)) {
+      components[name] = {}
+      components[name] = toDocumentSchema(schema, components, true) as JsonSchema
+    }
+    return { $ref: `#/components/schemas/${name}` }
+  }
+  return Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, k === 'properties'
+    ? Object.fromEntries(Object.entries(v as object).map(([p, s]) => [p, toDocumentSchema(s, components)]))
+    : toDocumentSchema(v, components)]))
+}
+
+function parameters(route: RouteOptions, components: Record<string, JsonSchema>): JsonSchema[] {
+  const out: JsonSchema[] = []
+  const add = (location: 'query' | 'path', schema: unknown) => {
+    const object = schema as { properties?: Record<string, JsonSchema>, required?: string[] } | undefined
+    for (const [name, property] of Object.entries(object?.properties ?? {})) {
+      if (location === 'path' && name === 'instance') continue
+      const { description, ...rest } = property
+      out.push({ name, in: location, required: location === 'path' || (object?.required ?? []).includes(name), description, schema: toDocumentSchema(rest, components) })
+    }
+  }
+  add('path', route.schema?.params)
+  add('query', route.schema?.querystring)
+  const config = route.config ?? {}
+  if (config.csrf) out.push({ name: 'X-CSRF-Token', in: 'header', required: true, description: 'Token from POST /session, bound to the session', schema: { type: 'string' } })
+  if (config.idempotent) out.push({ name: 'Idempotency-Key', in: 'header', required: false, description: `Makes retries safe: the first answer is replayed for ${24} hours`, schema: { type: 'string', minLength: 1, maxLength: 255 } })
+  if (config.session) out.push({ name: 'X-Session', in: 'header', required: false, description: 'Session id, when not sent in the body or the sid cookie', schema: { type: 'string', pattern: '^[a-z0-9]{12}$' } })
+  if (config.sessionFromQuery) out.push({ name: 'session', in: 'query', required: false, description: 'Session id (alternative to X-Session or the sid cookie)', schema: { type: 'string', pattern: '^[a-z0-9]{12}$' } })
+  return out
+}
+
+function errorResponses(route: RouteOptions): Record<string, JsonSchema> {
+  const codes = new Set<ErrorCode>([...EVERY_ROUTE, ...(route.config?.errors ?? [])])
+  if (route.schema?.body) WITH_BODY.forEach((c) => codes.add(c))
+  if (route.schema?.querystring) WITH_QUERY.forEach((c) => codes.add(c))
+  const byStatus = new Map<number, ErrorCode[]>()
+  for (const code of codes) byStatus.set(ERROR_CODES[code].status, [...(byStatus.get(ERROR_CODES[code].status) ?? []), code])
+  return Object.fromEntries([...byStatus].sort(([a], [b]) => a - b).map(([status, list]) => [String(status), {
+    description: list.map((c) => `\`${c}\`: ${ERROR_CODES[c].title}`).join('; '),
+    headers: status === 405 ? { Allow: { schema: { type: 'string' } } } : status === 429 ? { 'Retry-After': { schema: { type: 'integer' } } } : undefined,
+    content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+    'x-error-codes': list,
+  }]))
+}
+
+/** The OpenAPI 3.1 document of the instance routes, built from the schemas that validate and serialize them. */
+export function buildOpenApiDocument(routes: RouteOptions[]): JsonSchema {
+  const components: Record<string, JsonSchema> = {}
+  const paths: Record<string, Record<string, JsonSchema>> = {}
+  for (const route of routes) {
+    const path = route.url.slice(INSTANCE_ROUTE_PREFIX.length).replace(/:([a-z_]+)/g, '{$1}') || '/'
+    for (const method of [route.method].flat()) {
+      if (method === 'HEAD') continue
+      const success = (route.schema?.response as Record<string, unknown> | undefined)?.['200']
+      paths[path] ??= {}
+      paths[path][method.toLowerCase()] = {
+        operationId: `${method.toLowerCase()}${path.replace(/[{}]/g, '').split(/[/_.]/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('') || 'Index'}`,
+        summary: route.config?.summary,
+        parameters: parameters(route, components),
+        requestBody: route.schema?.body ? { required: true, content: { 'application/json': { schema: toDocumentSchema(route.schema.body, components) } } } : undefined,
+        responses: {
+          200: { description: 'Success', content: { 'application/json': { schema: toDocumentSchema(success ?? {}, components) } } },
+          ...errorResponses(route),
+        },
+      }
+    }
+  }
+  toDocumentSchema(Problem, components)
+  return JSON.parse(JSON.stringify({
+    openapi: '3.1.0',
+    info: {
+      title: 'tourdesk booking API',
+      version: API_VERSION,
+      description: 'Tours, availability, held bookings and checkout for one tour operator. Errors are RFC 9457 problem+json; x-error-codes lists every code.',
+    },
+    paths,
+    components: { schemas: components },
+    'x-error-codes': Object.fromEntries(Object.entries(ERROR_CODES).map(([code, { status, title }]) => [code, { status, title }])),
+  }))
+}
+
+export function collectInstanceRoutes(app: FastifyInstance): RouteOptions[] {
+  const routes: RouteOptions[] = []
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith(INSTANCE_ROUTE_PREFIX) && !route.url.endsWith('/')) routes.push(route)
+  })
+  return routes
+}

@@ -1,0 +1,36 @@
+import type { Clock } from '../domain/clock.ts'
+import type { BookingService } from '../services/bookings.ts'
+import type { InstanceCatalog } from '../services/instance-catalog.ts'
+import type { Store } from '../store/store.ts'
+import type { ErrorCode } from './error-codes.ts'
+import type { LiveSession } from './session.ts'
+
+/** What the app is built from; tests build it with their own store, catalog and clock. */
+export interface AppContext {
+  store: Store
+  clock: Clock
+  catalogs: Map<string, InstanceCatalog>
+  secret: string
+  bookings: BookingService
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    tourdesk: AppContext
+  }
+  interface FastifyRequest {
+    catalog: InstanceCatalog
+    session: LiveSession | null
+  }
+  interface FastifyContextConfig {
+    /** How the route uses the visitor's session: read it, or create one when there is none. */
+    session?: 'read' | 'ensure'
+    /** Also take the session from the `session` query parameter. */
+    sessionFromQuery?: boolean
+    csrf?: boolean
+    idempotent?: boolean
+    /** Error codes this route can answer besides the ones every route can. */
+    errors?: ErrorCode[]
+    summary?: string
+  }
+}

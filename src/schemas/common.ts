@@ -1,0 +1,31 @@
+import { Type, type Static, type TSchema } from 'typebox'
+import { named } from './named.ts'
+
+export const NonBlankString = (maxLength: number, description?: string) =>
+  Type.String({ minLength: 1, maxLength, pattern: '\\S', description })
+
+export const OptionalText = (maxLength: number, description?: string) =>
+  Type.Optional(Type.String({ maxLength, description }))
+
+export const SessionId = named('SessionId', Type.String({
+  pattern: '^[a-z0-9]{12}$',
+  description: '12 lowercase alphanumeric characters',
+}))
+
+export const Instant = Type.String({
+  format: 'date-time',
+  description: "RFC 3339 time with the operator zone's offset at that instant",
+})
+
+export const LocalDate = Type.String({ format: 'date', description: 'Calendar date, YYYY-MM-DD' })
+
+export const Currency = Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 code' })
+
+export const Money = named('Money', Type.Object({
+  amount: Type.Integer({ description: 'Integer minor units (cents)' }),
+  currency: Currency,
+}))
+export type Money = Static<typeof Money>
+
+export const Nullable = <T extends TSchema>(schema: T) =>
+  Type.Union([schema, Type.Null()])

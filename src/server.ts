@@ -1,0 +1,48 @@
+import { buildApp } from './app.ts'
+import { ConfigError } from './config/config-error.ts'
+import { readSettings } from './config/env.ts'
+import { createContext } from './context.ts'
+import { systemClock } from './domain/clock.ts'
+
+async function main(): Promise<void> {
+  const settings = readSettings()
+  const context = await createContext(settings, systemClock)
+  const app = await buildApp(context, { level: settings.logLevel })
+
+  const sweep = setInterval(() => {
+    context.bookings.sweepLapsedHolds(systemClock.now())
+      .then((expired) => { if (expired > 0) app.log.info({ expired }, 'expired lapsed holds') })
+      .catch((err) => app.log.error({ err }, 'hold sweep failed'))
+  }, settings.sweepIntervalSeconds * 1000)
+  sweep.unref()
+
+  let stopping = false
+  const stop = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    clearInterval(sweep)
+    app.log.info({ signal }, 'draining requests and closing the database')
+    await app.close()
+    await context.store.close()
+    process.exit(0)
+  }
+  process.on('SIGTERM', () => void stop('SIGTERM'))
+  process.on('SIGINT', () => void stop('SIGINT'))
+
+  await app.listen({ port: settings.port, host: settings.host })
+  const address = app.server.address()
+  const port = typeof address === 'object' && address ? address.port : settings.port
+  for (const catalog of context.catalogs.values()) {
+    const base = `http://${settings.host}:${port}/api/${catalog.instance.prefix}`
+    app.log.info({ instance: catalog.instance.prefix, base_url: base }, `${catalog.instance.name}: ${base}`)
+  }
+}
+
+main().catch((err) => {
+  if (err instanceof ConfigError) {
+    process.stderr.write(`tourdesk: invalid configuration: ${err.message}\n`)
+  } else {
+    process.stderr.write(`tourdesk: could not start: ${err instanceof Error ? err.message : String(err)}\n`)
+  }
+  process.exit(1)
+})

@@ -1,0 +1,79 @@
+import { Temporal } from 'temporal-polyfill'
+import { formatInZone, todayIn, toStoredInstant } from '../domain/instant-format.ts'
+import { expandSchedule } from '../domain/schedule.ts'
+import { isPastCutoff, slotState } from '../domain/slot-status.ts'
+import { ApiError } from '../http/api-error.ts'
+import type { Availability } from '../schemas/availability.ts'
+import type { BookingRepository } from '../store/bookings.ts'
+import type { InstanceCatalog } from './instance-catalog.ts'
+
+export function requireTour(catalog: InstanceCatalog, tourId: string) {
+  const tour = catalog.tourById.get(tourId)
+  if (!tour) throw new ApiError('tour_not_found', `No tour has the id "${tourId}"`)
+  return tour
+}
+
+export function requirePartyInRange(party: { min: number, max: number }, size: number): void {
+  if (size < party.min || size > party.max) {
+    throw new ApiError('party_out_of_range', `This tour takes parties of ${party.min} to ${party.max}`, { min: party.min, max: party.max })
+  }
+}
+
+/** The last local date a departure may be booked on. */
+export function lastBookableDate(catalog: InstanceCatalog, now: Temporal.Instant): Temporal.PlainDate {
+  return todayIn(now, catalog.instance.timezone).add({ days: catalog.instance.horizonDays })
+}
+
+export async function readAvailability(
+  catalog: InstanceCatalog,
+  bookings: BookingRepository,
+  now: Temporal.Instant,
+  query: { tour: string, date?: string, party?: number, days?: number },
+): Promise<Availability> {
+  const { catalog: tour } = requireTour(catalog, query.tour)
+  const timeZone = catalog.instance.timezone
+  const today = todayIn(now, timeZone)
+  const lastDate = lastBookableDate(catalog, now)
+  const firstDate = query.date === undefined ? today : Temporal.PlainDate.from(query.date, { overflow: 'reject' })
+  if (Temporal.PlainDate.compare(firstDate, today) < 0 || Temporal.PlainDate.compare(firstDate, lastDate) > 0) {
+    throw new ApiError('date_out_of_range', `date must be from ${today} to ${lastDate} (today plus ${catalog.instance.horizonDays} days, ${timeZone})`, {
+      errors: [{ field: 'date', message: `must be from ${today} to ${lastDate}` }],
+    })
+  }
+  const party = query.party ?? null
+  if (party !== null) requirePartyInRange(tour.party, party)
+  const days = Math.min(query.days ?? 7, firstDate.until(lastDate).days + 1)
+
+  const departures = expandSchedule(tour, timeZone, firstDate, days)
+    .filter((d) => Temporal.Instant.compare(d.start, now) > 0)
+  const windowStart = firstDate.toZonedDateTime(timeZone).toInstant()
+  const windowEnd = firstDate.add({ days }).toZonedDateTime(timeZone).toInstant()
+  const seats = await bookings.seatsInWindow(catalog.instance.ref, tour.id,
+    toStoredInstant(windowStart), toStoredInstant(windowEnd), toStoredInstant(now))
+
+  return {
+    tour_id: tour.id,
+    timezone: timeZone,
+    date: firstDate.toString(),
+    days: query.days ?? 7,
+    party,
+    slots: departures.map((d) => {
+      const stored = seats.get(toStoredInstant(d.start))
+      const capacity = stored?.capacity ?? tour.capacity
+      return {
+        start: formatInZone(d.start, timeZone),
+        end: formatInZone(d.end, timeZone),
+        date: d.date,
+        time: d.time,
+        capacity,
+        ...slotState({
+          capacity,
+          seatsTaken: stored?.seats_taken ?? 0,
+          pastCutoff: isPastCutoff(d.start, tour.cutoff_minutes, now),
+          closedByOperator: stored?.closed === 1,
+          party,
+        }),
+      }
+    }),
+  }
+}

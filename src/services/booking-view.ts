@@ -1,0 +1,43 @@
+import { fromStoredInstant, formatInZone } from '../domain/instant-format.ts'
+import type { Booking } from '../schemas/booking.ts'
+import type { BookingRow } from '../store/bookings.ts'
+import type { InstanceCatalog } from './instance-catalog.ts'
+
+/** The public booking record for a stored booking. */
+export function bookingView(row: BookingRow, catalog: InstanceCatalog): Booking {
+  const timeZone = catalog.instance.timezone
+  const at = (stored: string) => formatInZone(fromStoredInstant(stored), timeZone)
+  const checkedOut = row.contact_name !== null && row.contact_email !== null
+  return {
+    id: row.id,
+    code: row.code,
+    status: row.status as Booking['status'],
+    tour: { id: row.tour_id, title: catalog.tourById.get(row.tour_id)?.catalog.title ?? row.tour_id },
+    start: at(row.start_at),
+    end: at(row.end_at),
+    timezone: timeZone,
+    party: row.party,
+    addons: JSON.parse(row.addons),
+    promo_code: row.promo_code,
+    referral_code: row.referral_code,
+    price: {
+      currency: row.currency,
+      subtotal: row.subtotal,
+      addons: row.addons_total,
+      discount: row.discount,
+      total: row.total,
+      due_now: 0,
+      due_on_arrival: row.total,
+    },
+    hold_expires_at: row.status === 'held' && row.hold_expires_at ? at(row.hold_expires_at) : null,
+    contact: checkedOut ? { name: row.contact_name!, email: row.contact_email!, phone: row.contact_phone } : null,
+    cancellable_until: at(row.cancellable_until),
+    cancellation: row.cancelled_at === null ? null : {
+      cancelled_at: at(row.cancelled_at),
+      fee_percent: row.cancellation_fee_percent ?? 0,
+      fee: row.cancellation_fee ?? 0,
+    },
+    created_at: at(row.created_at),
+    updated_at: at(row.updated_at),
+  }
+}

@@ -1,0 +1,27 @@
+import type { DatabaseTarget } from '../config/env.ts'
+import { bookingRepository } from './bookings.ts'
+import { openDatabase, type Database } from './database.ts'
+import { idempotencyRepository } from './idempotency.ts'
+import { migrateToLatest } from './migrations.ts'
+import { promoRedemptionRepository } from './promo-redemptions.ts'
+import { sessionRepository } from './sessions.ts'
+
+/** The database and one repository per aggregate; created once per process. */
+export interface Store extends Database {
+  sessions: ReturnType<typeof sessionRepository>
+  bookings: ReturnType<typeof bookingRepository>
+  idempotency: ReturnType<typeof idempotencyRepository>
+  promoRedemptions: ReturnType<typeof promoRedemptionRepository>
+}
+
+export async function openStore(target: DatabaseTarget): Promise<Store> {
+  const database = openDatabase(target)
+  await migrateToLatest(database.db)
+  return {
+    ...database,
+    sessions: sessionRepository(database.db),
+    bookings: bookingRepository(database.db),
+    idempotency: idempotencyRepository(database.db),
+    promoRedemptions: promoRedemptionRepository(database.db),
+  }
+}
