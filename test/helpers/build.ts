@@ -1,0 +1,73 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { TestContext } from 'node:test'
+import { buildApp, type App } from '../../src/app.ts'
+import { parseCatalog } from '../../src/config/catalog.ts'
+import { DEMO_CATALOG_PATH } from '../../src/config/env.ts'
+import type { Clock } from '../../src/domain/clock.ts'
+import type { AppContext } from '../../src/http/request-context.ts'
+import { bookingService } from '../../src/services/bookings.ts'
+import { buildInstanceCatalog } from '../../src/services/instance-catalog.ts'
+import { loadServerSecret } from '../../src/store/secrets.ts'
+import { openStore } from '../../src/store/store.ts'
+import { ApiClient } from './client.ts'
+import { ContractChecker } from './contract.ts'
+import { ManualClock } from './manual-clock.ts'
+
+export interface BuildOptions {
+  /** Catalog file contents; the bundled demo by default. */
+  catalog?: unknown
+  clock?: Clock
+  holdSeconds?: number
+}
+
+export interface TestService {
+  app: App
+  context: AppContext
+  clock: Clock
+  origin: string
+  contract: ContractChecker
+  /** A client for /api/<prefix>, checking every answer against openapi.json. */
+  client(prefix?: string): ApiClient
+}
+
+export const DEFAULT_NOW = '2026-06-01T08:00:00Z'
+
+export function demoCatalog(): any {
+  return JSON.parse(readFileSync(DEMO_CATALOG_PATH, 'utf8'))
+}
+
+/** Builds the real app on a fresh SQLite file, listening on a free loopback port; closed when the test ends. */
+export async function build(t: TestContext, options: BuildOptions = {}): Promise<TestService> {
+  const dir = mkdtempSync(join(tmpdir(), 'tourdesk-test-'))
+  const clock = options.clock ?? new ManualClock(DEFAULT_NOW)
+  const instances = parseCatalog(JSON.stringify(options.catalog ?? demoCatalog()), 'test catalog', options.holdSeconds ?? null)
+  const store = await openStore({ dialect: 'sqlite', path: join(dir, 'tourdesk.db') })
+  const context: AppContext = {
+    store,
+    clock,
+    catalogs: new Map(instances.map((i) => [i.prefix, buildInstanceCatalog(i)])),
+    secret: await loadServerSecret(store.db, 'csrf'),
+    bookings: bookingService(store),
+  }
+  const app = await buildApp(context)
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  t.after(async () => {
+    await app.close()
+    await store.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+  const address = app.server.address() as { port: number }
+  const origin = `http://127.0.0.1:${address.port}`
+  const document = await (await fetch(`${origin}/api/${instances[0].prefix}/openapi.json`)).json()
+  const contract = new ContractChecker(document)
+  return {
+    app,
+    context,
+    clock,
+    origin,
+    contract,
+    client: (prefix = instances[0].prefix) => new ApiClient(origin, prefix, contract),
+  }
+}
