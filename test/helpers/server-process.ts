@@ -1,0 +1,48 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
+import { fileURLToPath } from 'node:url'
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url))
+
+export interface ServerProcess {
+  child: ChildProcess
+  origin: string
+  /** Sends SIGKILL (a crash) or SIGTERM (a clean stop) and waits for the exit. */
+  stop(signal?: NodeJS.Signals): Promise<void>
+}
+
+/** Starts `src/server.ts` as its own process on a free port and waits until it prints its base URLs. */
+export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', TOURDESK_RATE_LIMITS: 'off', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  const origin = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start in 20 s:\n${output}`)), 20_000)
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk
+      const match = /"base_url":"(http:\/\/[^/"]+)/.exec(output)
+      if (match) {
+        clearTimeout(timer)
+        resolve(match[1])
+      }
+    })
+    child.stderr!.on('data', (chunk: Buffer) => { output += chunk })
+    child.once('exit', (code) => {
+      clearTimeout(timer)
+      reject(new Error(`server exited with ${code} before it started:\n${output}`))
+    })
+  })
+  return {
+    child,
+    origin,
+    async stop(signal: NodeJS.Signals = 'SIGTERM') {
+      if (child.exitCode !== null || child.signalCode !== null) return
+      const exited = once(child, 'exit')
+      child.kill(signal)
+      await exited
+    },
+  }
+}
