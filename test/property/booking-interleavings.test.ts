@@ -18,9 +18,9 @@ type Step =
   | { kind: 'sweep' }
 
 const step: fc.Arbitrary<Step> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant('hold' as const), session: fc.nat(SESSIONS - 1), party: fc.integer({ min: 1, max: 4 }), decoy: fc.boolean({ trueWeight: 1, falseWeight: 5 }) }) },
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant('hold' as const), session: fc.nat(SESSIONS - 1), party: fc.integer({ min: 1, max: 4 }), decoy: fc.nat(5).map((n) => n === 0) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('release' as const), session: fc.nat(SESSIONS - 1) }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('checkout' as const), session: fc.nat(SESSIONS - 1), decoy: fc.boolean({ trueWeight: 1, falseWeight: 5 }) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('checkout' as const), session: fc.nat(SESSIONS - 1), decoy: fc.nat(5).map((n) => n === 0) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('advance' as const), minutes: fc.integer({ min: 1, max: 20 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('sweep' as const) }) },
 )
