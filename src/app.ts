@@ -11,7 +11,9 @@ import { policyRoutes } from './api/policies.ts'
 import { sessionRoutes } from './api/session.ts'
 import { tourRoutes } from './api/tours.ts'
 import { ApiError } from './http/api-error.ts'
+import { answerClientError } from './http/client-errors.ts'
 import { sessionAndCsrfGuard } from './http/guards.ts'
+import { registerJsonBodyParser } from './http/json-body.ts'
 import { registerRoutingErrors } from './http/method-not-allowed.ts'
 import { collectInstanceRoutes, INSTANCE_ROUTE_PREFIX } from './http/openapi.ts'
 import { handleError } from './http/problem.ts'
@@ -26,8 +28,7 @@ export async function buildApp(context: AppContext, logger: FastifyServerOptions
     logger,
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: () => randomUUID(),
-    onProtoPoisoning: 'error',
-    onConstructorPoisoning: 'error',
+    clientErrorHandler: answerClientError,
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     ajv: { customOptions: { coerceTypes: false, useDefaults: true, removeAdditional: false, allErrors: false } },
@@ -36,7 +37,7 @@ export async function buildApp(context: AppContext, logger: FastifyServerOptions
   app.decorate('tourdesk', context)
   app.decorateRequest('catalog', null as never)
   app.decorateRequest('session', null)
-  app.removeContentTypeParser('text/plain')
+  registerJsonBodyParser(app)
   app.setErrorHandler(handleError)
   registerRoutingErrors(app)
   const instanceRoutes = collectInstanceRoutes(app)

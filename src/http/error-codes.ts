@@ -1,5 +1,6 @@
 /** Every error code the API answers with, its status and its title. openapi.json documents this list. */
 export const ERROR_CODES = {
+  bad_request: { status: 400, title: 'The HTTP request could not be parsed' },
   invalid_json: { status: 400, title: 'Body is not valid JSON' },
   validation_failed: { status: 400, title: 'Request failed validation' },
   csrf_missing: { status: 403, title: 'X-CSRF-Token header is missing' },
@@ -14,6 +15,7 @@ export const ERROR_CODES = {
   idempotency_in_flight: { status: 409, title: 'A request with this Idempotency-Key is still being processed' },
   hold_expired: { status: 410, title: 'The hold has expired' },
   payload_too_large: { status: 413, title: 'Body is too large' },
+  headers_too_large: { status: 431, title: 'Request headers are too large' },
   unsupported_media_type: { status: 415, title: 'Content-Type must be application/json' },
   slot_not_found: { status: 422, title: 'No departure starts at that time' },
   cutoff_passed: { status: 422, title: 'Booking for this departure has closed' },

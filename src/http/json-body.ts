@@ -1,0 +1,90 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { ApiError } from './api-error.ts'
+
+export const MAX_JSON_DEPTH = 16
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype'])
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
+
+const invalid = (detail: string) => new ApiError('invalid_json', detail)
+
+/**
+ * One pass over the JSON text before it is parsed: nesting depth, duplicate keys and keys
+ * that could reach an object prototype. JSON.parse alone silently keeps the last of
+ * duplicate keys, and an object key named __proto__ is an attack on whatever merges it.
+ */
+function scanJson(text: string): void {
+  const keysByDepth: (Set<string> | null)[] = []
+  let expectKey = false
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]
+    if (ch === '"') {
+      let end = i + 1
+      while (end < text.length && text[end] !== '"') end += text[end] === '\\' ? 2 : 1
+      if (end >= text.length) return
+      const keys = keysByDepth[keysByDepth.length - 1]
+      if (expectKey && keys) {
+        const key = JSON.parse(text.slice(i, end + 1)) as string
+        if (FORBIDDEN_KEYS.has(key)) {
+          throw new ApiError('validation_failed', `The key "${key}" is not accepted`, { errors: [{ field: key, message: 'is not a known field' }] })
+        }
+        if (keys.has(key)) throw invalid(`The key "${key}" appears twice in one object`)
+        keys.add(key)
+      }
+      expectKey = false
+      i = end
+    } else if (ch === '{' || ch === '[') {
+      keysByDepth.push(ch === '{' ? new Set() : null)
+      if (keysByDepth.length > MAX_JSON_DEPTH) throw invalid(`JSON nesting deeper than ${MAX_JSON_DEPTH} levels is not accepted`)
+      expectKey = ch === '{'
+    } else if (ch === '}' || ch === ']') {
+      keysByDepth.pop()
+    } else if (ch === ',') {
+      expectKey = keysByDepth[keysByDepth.length - 1] instanceof Set
+    }
+  }
+}
+
+function hasLoneSurrogate(value: unknown): boolean {
+  if (typeof value === 'string') return !value.isWellFormed()
+  if (Array.isArray(value)) return value.some(hasLoneSurrogate)
+  if (value !== null && typeof value === 'object') {
+    return Object.entries(value).some(([k, v]) => !k.isWellFormed() || hasLoneSurrogate(v))
+  }
+  return false
+}
+
+/** Parses request bodies: UTF-8 JSON only, no byte-order mark, bounded nesting, no duplicate or prototype keys. */
+export function parseJsonBody(request: FastifyRequest, body: Buffer): unknown {
+  let text: string
+  try {
+    text = utf8.decode(body)
+  } catch {
+    throw invalid('The body is not valid UTF-8')
+  }
+  if (text.charCodeAt(0) === 0xfeff) throw invalid('The body starts with a byte-order mark; send plain UTF-8 JSON')
+  if (text.trim() === '') {
+    if (!request.routeOptions.schema?.body) return undefined
+    throw invalid('The body is empty; send a JSON object')
+  }
+  scanJson(text)
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (err) {
+    throw invalid(`The body is not valid JSON: ${(err as Error).message}`)
+  }
+  if (hasLoneSurrogate(value)) throw invalid('The body contains an unpaired UTF-16 surrogate escape')
+  return value
+}
+
+/** application/json with no charset or charset=utf-8 is the only body the API reads. */
+export function registerJsonBodyParser(app: FastifyInstance): void {
+  app.removeAllContentTypeParsers()
+  app.addContentTypeParser(/^application\/json\s*(;\s*charset\s*=\s*"?utf-8"?\s*)?$/i, { parseAs: 'buffer' }, (request, body, done) => {
+    try {
+      done(null, parseJsonBody(request, body as Buffer))
+    } catch (err) {
+      done(err as Error, undefined)
+    }
+  })
+}
