@@ -5,7 +5,9 @@ import Fastify, { type FastifyServerOptions } from 'fastify'
 import { availabilityRoutes } from './api/availability.ts'
 import { bookingRoutes } from './api/booking.ts'
 import { checkoutRoutes } from './api/checkout.ts'
+import { contactRoutes } from './api/contact.ts'
 import { indexRoutes } from './api/index-document.ts'
+import { newsletterRoutes } from './api/newsletter.ts'
 import { openApiRoutes } from './api/openapi-document.ts'
 import { policyRoutes } from './api/policies.ts'
 import { sessionRoutes } from './api/session.ts'
@@ -17,15 +19,24 @@ import { registerJsonBodyParser } from './http/json-body.ts'
 import { registerRoutingErrors } from './http/method-not-allowed.ts'
 import { collectInstanceRoutes, INSTANCE_ROUTE_PREFIX } from './http/openapi.ts'
 import { handleError } from './http/problem.ts'
+import { addSecurityHeaders } from './http/security-headers.ts'
 import { parseStrictQueryIntegers } from './http/query-integers.ts'
+import { enforceRateLimit } from './http/rate-limit.ts'
 import type { AppContext } from './http/request-context.ts'
 
 export const BODY_LIMIT_BYTES = 64 * 1024
 
 /** Builds the HTTP app; it can be built many times (tests build one per case). */
-export async function buildApp(context: AppContext, logger: FastifyServerOptions['logger'] = false) {
+export interface AppOptions {
+  logger?: FastifyServerOptions['logger']
+  /** Fastify's trustProxy: whose X-Forwarded-For names the client address. */
+  trustProxy?: FastifyServerOptions['trustProxy']
+}
+
+export async function buildApp(context: AppContext, options: AppOptions = {}) {
   const app = Fastify({
-    logger,
+    logger: options.logger ?? false,
+    trustProxy: options.trustProxy ?? false,
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: () => randomUUID(),
     clientErrorHandler: answerClientError,
@@ -39,6 +50,7 @@ export async function buildApp(context: AppContext, logger: FastifyServerOptions
   app.decorateRequest('session', null)
   registerJsonBodyParser(app)
   app.setErrorHandler(handleError)
+  app.addHook('onSend', addSecurityHeaders)
   registerRoutingErrors(app)
   const instanceRoutes = collectInstanceRoutes(app)
 
@@ -49,6 +61,7 @@ export async function buildApp(context: AppContext, logger: FastifyServerOptions
       if (!catalog) throw new ApiError('not_found', `Nothing is at ${request.url.split('?')[0]}`)
       request.catalog = catalog
     })
+    api.addHook('onRequest', enforceRateLimit)
     api.addHook('preValidation', parseStrictQueryIntegers)
     api.addHook('preValidation', sessionAndCsrfGuard)
     await api.register(indexRoutes)
@@ -57,6 +70,8 @@ export async function buildApp(context: AppContext, logger: FastifyServerOptions
     await api.register(sessionRoutes)
     await api.register(bookingRoutes)
     await api.register(checkoutRoutes)
+    await api.register(contactRoutes)
+    await api.register(newsletterRoutes)
     await api.register(policyRoutes)
     await api.register(openApiRoutes(instanceRoutes))
   }, { prefix: INSTANCE_ROUTE_PREFIX })

@@ -2,6 +2,7 @@ import { loadCatalog } from './config/catalog.ts'
 import type { Settings } from './config/env.ts'
 import type { Clock } from './domain/clock.ts'
 import type { AppContext } from './http/request-context.ts'
+import { MemoryBuckets } from './http/rate-limit.ts'
 import { bookingService } from './services/bookings.ts'
 import { buildInstanceCatalog } from './services/instance-catalog.ts'
 import { loadServerSecret } from './store/secrets.ts'
@@ -17,5 +18,6 @@ export async function createContext(settings: Settings, clock: Clock): Promise<A
     catalogs: new Map(instances.map((i) => [i.prefix, buildInstanceCatalog(i)])),
     secret: settings.secret ?? await loadServerSecret(store.db, 'csrf'),
     bookings: bookingService(store),
+    rateLimiter: settings.rateLimits ? new MemoryBuckets() : null,
   }
 }

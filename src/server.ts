@@ -7,7 +7,7 @@ import { systemClock } from './domain/clock.ts'
 async function main(): Promise<void> {
   const settings = readSettings()
   const context = await createContext(settings, systemClock)
-  const app = await buildApp(context, { level: settings.logLevel })
+  const app = await buildApp(context, { logger: { level: settings.logLevel }, trustProxy: settings.trustProxy })
 
   const sweep = setInterval(() => {
     context.bookings.sweepLapsedHolds(systemClock.now())

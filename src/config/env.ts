@@ -15,6 +15,8 @@ export interface Settings {
   logLevel: string
   secret: string | null
   sweepIntervalSeconds: number
+  /** false, true (trust every proxy) or a comma-separated list of proxy addresses/CIDRs. */
+  trustProxy: boolean | string
 }
 
 export const DEMO_CATALOG_PATH = fileURLToPath(new URL('../../config/demo.json', import.meta.url))
@@ -47,6 +49,15 @@ function parseDatabaseUrl(raw: string): DatabaseTarget {
   throw new ConfigError(`DATABASE_URL must start with sqlite: or postgres://, got "${raw}"`)
 }
 
+function parseTrustProxy(raw: string | undefined): boolean | string {
+  if (raw === undefined || raw === '' || raw === 'off') return false
+  if (raw === 'on') return true
+  if (!/^[0-9a-fA-F:.\/]+(,[0-9a-fA-F:.\/]+)*$/.test(raw)) {
+    throw new ConfigError(`TOURDESK_TRUST_PROXY must be "off", "on" or a comma-separated list of proxy addresses, got "${raw}"`)
+  }
+  return raw
+}
+
 export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const rateLimitsRaw = env.TOURDESK_RATE_LIMITS ?? 'on'
   if (!['on', 'off'].includes(rateLimitsRaw)) {
@@ -71,5 +82,6 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     logLevel,
     secret,
     sweepIntervalSeconds: integerSetting(env, 'TOURDESK_SWEEP_SECONDS', 30, 1, 3600),
+    trustProxy: parseTrustProxy(env.TOURDESK_TRUST_PROXY),
   }
 }

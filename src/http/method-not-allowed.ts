@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ApiError } from './api-error.ts'
 import { sendProblem } from './problem.ts'
+import { answerPreflight } from './security-headers.ts'
 
 /**
  * Answers requests no route matched: 405 with Allow when the path exists under another
@@ -23,10 +24,12 @@ export function registerRoutingErrors(app: FastifyInstance): void {
   app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0]
     const [, root, prefix] = path.split('/')
-    const knownInstance = root !== 'api' || app.tourdesk.catalogs.has(prefix)
+    const catalog = root === 'api' ? app.tourdesk.catalogs.get(prefix) : undefined
+    const knownInstance = root !== 'api' || catalog !== undefined
     const match = knownInstance ? routes.find((r) => r.pattern.test(path)) : undefined
     if (match) {
       const allow = [...match.methods].sort().join(', ')
+      if (answerPreflight(request, reply, catalog, allow)) return reply
       return sendProblem(reply, new ApiError('method_not_allowed', `${request.method} is not allowed here; use ${allow}`, { headers: { Allow: allow } }))
     }
     return sendProblem(reply, new ApiError('not_found', `Nothing is at ${path}`))

@@ -8,5 +8,6 @@ export function originAllowed(request: FastifyRequest): boolean {
   const origin = request.headers.origin
   if (origin === undefined) return true
   if (origin === `${request.protocol}://${request.host}`) return true
-  return request.catalog.instance.allowedOrigins.includes(origin)
+  const { allowedOrigins, cors_origins } = request.catalog.instance
+  return allowedOrigins.includes(origin) || (cors_origins ?? []).includes(origin)
 }

@@ -3,6 +3,7 @@ import type { BookingService } from '../services/bookings.ts'
 import type { InstanceCatalog } from '../services/instance-catalog.ts'
 import type { Store } from '../store/store.ts'
 import type { ErrorCode } from './error-codes.ts'
+import type { MemoryBuckets, RateClass } from './rate-limit.ts'
 import type { LiveSession } from './session.ts'
 
 /** What the app is built from; tests build it with their own store, catalog and clock. */
@@ -12,6 +13,8 @@ export interface AppContext {
   catalogs: Map<string, InstanceCatalog>
   secret: string
   bookings: BookingService
+  /** null when TOURDESK_RATE_LIMITS=off. */
+  rateLimiter: MemoryBuckets | null
 }
 
 declare module 'fastify' {
@@ -29,6 +32,8 @@ declare module 'fastify' {
     sessionFromQuery?: boolean
     csrf?: boolean
     idempotent?: boolean
+    /** Which rate-limit budget the route spends; GETs default to read, writes to booking. */
+    rateClass?: RateClass
     /** Error codes this route can answer besides the ones every route can. */
     errors?: ErrorCode[]
     summary?: string

@@ -68,6 +68,17 @@ export const CatalogPolicy = Type.Object({
   no_show_fee_percent: Type.Integer({ minimum: 0, maximum: 100 }),
 }, { additionalProperties: false })
 
+const BucketPolicy = Type.Object({
+  burst: Type.Integer({ minimum: 1, description: 'requests allowed at once' }),
+  per_minute: Type.Integer({ minimum: 1, description: 'tokens added back per minute' }),
+}, { additionalProperties: false })
+
+export const CatalogRateLimits = Type.Object({
+  read: Type.Optional(BucketPolicy),
+  booking: Type.Optional(BucketPolicy),
+  forms: Type.Optional(BucketPolicy),
+}, { additionalProperties: false })
+
 export const CatalogInstance = Type.Object({
   prefix: Type.String({ pattern: '^[a-z0-9][a-z0-9-]{0,62}$' }),
   ref: Type.String({ pattern: '^[a-z0-9]{8}$' }),
@@ -78,6 +89,8 @@ export const CatalogInstance = Type.Object({
   hold_minutes: Type.Optional(Type.Integer({ minimum: 1, maximum: 1440 })),
   decoys: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
   allowed_origins: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+  cors_origins: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+  rate_limits: Type.Optional(CatalogRateLimits),
   phone_region: Type.Optional(Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166 region for phone numbers written without +' })),
   payment_methods: Type.Array(Type.String({ minLength: 1 }), { minItems: 1 }),
   cancellation_policy: CatalogPolicy,

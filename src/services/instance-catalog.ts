@@ -1,5 +1,6 @@
 import type { Instance } from '../config/catalog.ts'
 import { buildSearchIndex, type TourSearchIndex } from '../domain/tour-search.ts'
+import { DEFAULT_RATE_LIMITS, type RateLimitPolicies } from '../http/rate-limit.ts'
 import type { CatalogTour } from '../schemas/catalog.ts'
 import type { Tour } from '../schemas/tour.ts'
 
@@ -9,6 +10,7 @@ export interface InstanceCatalog {
   tours: Tour[]
   tourById: Map<string, { catalog: CatalogTour, record: Tour }>
   searchIndex: TourSearchIndex
+  rateLimits: RateLimitPolicies
 }
 
 export function tourRecord(instance: Instance, tour: CatalogTour): Tour {
@@ -39,5 +41,6 @@ export function buildInstanceCatalog(instance: Instance): InstanceCatalog {
     tours,
     tourById: new Map(instance.tours.map((t, i) => [t.id, { catalog: t, record: tours[i] }])),
     searchIndex: buildSearchIndex(instance.tours),
+    rateLimits: { ...DEFAULT_RATE_LIMITS, ...instance.rate_limits },
   }
 }

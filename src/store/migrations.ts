@@ -89,6 +89,45 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('idempotency_keys_expiry').on('idempotency_keys').columns(['expires_at']).execute()
     },
   },
+  '002_forms': {
+    async up(db: Kysely<any>) {
+      await db.schema.createTable('contact_messages')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('instance_id', 'text', (c) => c.notNull())
+        .addColumn('session_id', 'text')
+        .addColumn('name', 'text')
+        .addColumn('email', 'text')
+        .addColumn('message', 'text', (c) => c.notNull())
+        .addColumn('promo_code', 'text')
+        .addColumn('referral_code', 'text')
+        .addColumn('spam', 'integer', (c) => c.notNull())
+        .addColumn('received_at', 'text', (c) => c.notNull())
+        .execute()
+      await db.schema.createIndex('contact_messages_by_email').on('contact_messages').columns(['instance_id', 'email']).execute()
+      await db.schema.createIndex('contact_messages_by_time').on('contact_messages').columns(['received_at']).execute()
+      await db.schema.createTable('newsletter_signups')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('instance_id', 'text', (c) => c.notNull())
+        .addColumn('email', 'text', (c) => c.notNull())
+        .addColumn('name', 'text')
+        .addColumn('session_id', 'text')
+        .addColumn('promo_code', 'text')
+        .addColumn('referral_code', 'text')
+        .addColumn('source', 'text', (c) => c.notNull())
+        .addColumn('spam', 'integer', (c) => c.notNull())
+        .addColumn('consented_at', 'text', (c) => c.notNull())
+        .execute()
+      await db.schema.createIndex('newsletter_signups_by_email').on('newsletter_signups').columns(['instance_id', 'email']).execute()
+      await db.schema.createTable('newsletter_subscribers')
+        .addColumn('instance_id', 'text', (c) => c.notNull())
+        .addColumn('email', 'text', (c) => c.notNull())
+        .addColumn('name', 'text')
+        .addColumn('consented_at', 'text', (c) => c.notNull())
+        .addColumn('source', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('newsletter_subscribers_pk', ['instance_id', 'email'])
+        .execute()
+    },
+  },
 }
 
 export async function migrateToLatest(db: Kysely<any>): Promise<void> {

@@ -1,5 +1,6 @@
 import type { DatabaseTarget } from '../config/env.ts'
 import { bookingRepository } from './bookings.ts'
+import { formRepository } from './forms.ts'
 import { openDatabase, type Database } from './database.ts'
 import { idempotencyRepository } from './idempotency.ts'
 import { migrateToLatest } from './migrations.ts'
@@ -12,6 +13,7 @@ export interface Store extends Database {
   bookings: ReturnType<typeof bookingRepository>
   idempotency: ReturnType<typeof idempotencyRepository>
   promoRedemptions: ReturnType<typeof promoRedemptionRepository>
+  forms: ReturnType<typeof formRepository>
 }
 
 export async function openStore(target: DatabaseTarget): Promise<Store> {
@@ -23,5 +25,6 @@ export async function openStore(target: DatabaseTarget): Promise<Store> {
     bookings: bookingRepository(database.db),
     idempotency: idempotencyRepository(database.db),
     promoRedemptions: promoRedemptionRepository(database.db),
+    forms: formRepository(database),
   }
 }

@@ -70,4 +70,37 @@ export interface Tables {
     created_at: string
     expires_at: string
   }
+  contact_messages: {
+    id: string
+    instance_id: string
+    session_id: string | null
+    name: string | null
+    email: string | null
+    message: string
+    promo_code: string | null
+    referral_code: string | null
+    spam: number
+    received_at: string
+  }
+  /** Every sign-up as it arrived, spam included: the consent record. */
+  newsletter_signups: {
+    id: string
+    instance_id: string
+    email: string
+    name: string | null
+    session_id: string | null
+    promo_code: string | null
+    referral_code: string | null
+    source: string
+    spam: number
+    consented_at: string
+  }
+  /** Addresses that are subscribed: real sign-ups only, one row per address. */
+  newsletter_subscribers: {
+    instance_id: string
+    email: string
+    name: string | null
+    consented_at: string
+    source: string
+  }
 }

@@ -1,0 +1,71 @@
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { takeToken, type BucketPolicy, type BucketState } from '../domain/token-bucket.ts'
+import { ApiError } from './api-error.ts'
+import { SESSION_COOKIE } from './session.ts'
+
+export type RateClass = 'read' | 'booking' | 'forms'
+
+export type RateLimitPolicies = Record<RateClass, BucketPolicy>
+
+/** Defaults per client address and per session; forms are strictest. Overridable per instance. */
+export const DEFAULT_RATE_LIMITS: RateLimitPolicies = {
+  read: { burst: 120, per_minute: 600 },
+  booking: { burst: 20, per_minute: 60 },
+  forms: { burst: 5, per_minute: 6 },
+}
+
+const MAX_BUCKETS = 100_000
+
+/** Token buckets in this process's memory; each node limits on its own. */
+export class MemoryBuckets {
+  private readonly buckets = new Map<string, BucketState>()
+
+  take(key: string, policy: BucketPolicy, nowMs: number) {
+    const decision = takeToken(policy, this.buckets.get(key), nowMs)
+    if (this.buckets.size >= MAX_BUCKETS && !this.buckets.has(key)) this.evictOldest()
+    this.buckets.delete(key)
+    this.buckets.set(key, decision.state)
+    return decision
+  }
+
+  private evictOldest(): void {
+    let n = 0
+    for (const key of this.buckets.keys()) {
+      this.buckets.delete(key)
+      if (++n >= MAX_BUCKETS / 10) break
+    }
+  }
+}
+
+function rateClassOf(request: FastifyRequest): RateClass {
+  return request.routeOptions.config.rateClass ?? (request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'booking')
+}
+
+/**
+ * Spends one token from the client address's bucket and, when the request names a session
+ * by cookie or X-Session, from the session's bucket too. Answers with the
+ * RateLimit-Policy and RateLimit headers of the IETF ratelimit-headers draft, and 429
+ * rate_limited with Retry-After when either bucket is empty.
+ */
+export async function enforceRateLimit(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const { rateLimiter, clock } = request.server.tourdesk
+  if (rateLimiter === null) return
+  const rateClass = rateClassOf(request)
+  const policy = request.catalog.rateLimits[rateClass]
+  const instance = request.catalog.instance.ref
+  const now = Number(clock.now().epochMilliseconds)
+  const session = request.headers['x-session'] ?? request.cookies[SESSION_COOKIE]
+  const keys = [`${instance}:${rateClass}:ip:${request.ip}`]
+  if (typeof session === 'string' && session !== '') keys.push(`${instance}:${rateClass}:session:${session}`)
+  const decisions = keys.map((key) => rateLimiter.take(key, policy, now))
+  const tightest = decisions.reduce((a, b) => (!b.allowed || b.remaining < a.remaining ? b : a))
+  const window = Math.ceil(policy.burst / policy.per_minute * 60)
+  reply.header('RateLimit-Policy', `"${rateClass}";q=${policy.burst};w=${window}`)
+  reply.header('RateLimit', `"${rateClass}";r=${tightest.remaining};t=${tightest.resetAfter}`)
+  const refused = decisions.find((d) => !d.allowed)
+  if (refused) {
+    throw new ApiError('rate_limited', `Too many ${rateClass} requests; retry in ${refused.retryAfter} s`, {
+      headers: { 'Retry-After': String(refused.retryAfter) },
+    })
+  }
+}

@@ -1,0 +1,38 @@
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { InstanceCatalog } from '../services/instance-catalog.ts'
+
+const EXPOSED = 'X-CSRF-Token, RateLimit, RateLimit-Policy, Retry-After, Idempotent-Replayed, Allow'
+const ACCEPTED = 'Content-Type, X-CSRF-Token, X-Session, Idempotency-Key'
+
+/** Headers every answer carries: a JSON API is never rendered, framed or sniffed as something else. */
+export async function addSecurityHeaders(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  reply.header('X-Content-Type-Options', 'nosniff')
+  reply.header('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'")
+  reply.header('Referrer-Policy', 'no-referrer')
+  reply.header('Cross-Origin-Resource-Policy', 'same-site')
+  const origin = request.headers.origin
+  if (origin && request.catalog?.instance.cors_origins?.includes(origin)) {
+    reply.header('Access-Control-Allow-Origin', origin)
+    reply.header('Access-Control-Allow-Credentials', 'true')
+    reply.header('Access-Control-Expose-Headers', EXPOSED)
+    reply.header('Vary', 'Origin')
+  }
+}
+
+/**
+ * Answers a CORS preflight for an instance that lists the asking origin in `cors_origins`.
+ * CORS is off by default: without that list a preflight gets 405 like any OPTIONS request.
+ */
+export function answerPreflight(request: FastifyRequest, reply: FastifyReply, catalog: InstanceCatalog | undefined, allow: string): boolean {
+  const origin = request.headers.origin
+  if (request.method !== 'OPTIONS' || !origin || !catalog?.instance.cors_origins?.includes(origin)) return false
+  reply.code(204)
+    .header('Access-Control-Allow-Origin', origin)
+    .header('Access-Control-Allow-Credentials', 'true')
+    .header('Access-Control-Allow-Methods', allow)
+    .header('Access-Control-Allow-Headers', ACCEPTED)
+    .header('Access-Control-Max-Age', '600')
+    .header('Vary', 'Origin')
+    .send()
+  return true
+}

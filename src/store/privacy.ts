@@ -1,0 +1,55 @@
+import { sql } from 'kysely'
+import type { Temporal } from 'temporal-polyfill'
+import { toStoredInstant } from '../domain/instant-format.ts'
+import type { Database, Db } from './database.ts'
+
+/** Contact messages are kept this long; quarantined (spam) submissions a shorter time. */
+export const RETENTION = { contactMessageDays: 365, spamDays: 30 }
+
+const sameEmail = (email: string) => sql<boolean>`lower(email) = ${email.trim().toLowerCase()}`
+
+/** Everything stored about one person (by email) in one instance, for a privacy request. */
+export async function exportPersonalData(db: Db, instanceId: string, email: string) {
+  const [contactMessages, newsletterSignups, newsletterSubscriptions, bookings] = await Promise.all([
+    db.selectFrom('contact_messages').selectAll().where('instance_id', '=', instanceId).where(sameEmail(email)).orderBy('received_at').execute(),
+    db.selectFrom('newsletter_signups').selectAll().where('instance_id', '=', instanceId).where(sameEmail(email)).orderBy('consented_at').execute(),
+    db.selectFrom('newsletter_subscribers').selectAll().where('instance_id', '=', instanceId).where(sameEmail(email)).execute(),
+    db.selectFrom('bookings').selectAll().where('instance_id', '=', instanceId)
+      .where(sql<boolean>`lower(contact_email) = ${email.trim().toLowerCase()}`).orderBy('created_at').execute(),
+  ])
+  return { email, contactMessages, newsletterSignups, newsletterSubscriptions, bookings }
+}
+
+/**
+ * Erases one person's form submissions and subscription, and strips their contact details
+ * from bookings (the bookings themselves stay: seats and the operator's records depend on them).
+ */
+export async function erasePersonalData(database: Database, instanceId: string, email: string, at: Temporal.Instant) {
+  return database.transaction(async (trx) => {
+    const messages = await trx.deleteFrom('contact_messages').where('instance_id', '=', instanceId).where(sameEmail(email)).executeTakeFirst()
+    const signups = await trx.deleteFrom('newsletter_signups').where('instance_id', '=', instanceId).where(sameEmail(email)).executeTakeFirst()
+    const subscriptions = await trx.deleteFrom('newsletter_subscribers').where('instance_id', '=', instanceId).where(sameEmail(email)).executeTakeFirst()
+    const bookings = await trx.updateTable('bookings')
+      .set({ contact_name: 'erased', contact_email: 'erased', contact_phone: null, updated_at: toStoredInstant(at) })
+      .where('instance_id', '=', instanceId)
+      .where(sql<boolean>`lower(contact_email) = ${email.trim().toLowerCase()}`)
+      .executeTakeFirst()
+    return {
+      contactMessages: Number(messages.numDeletedRows),
+      newsletterSignups: Number(signups.numDeletedRows),
+      newsletterSubscriptions: Number(subscriptions.numDeletedRows),
+      bookingsAnonymised: Number(bookings.numUpdatedRows),
+    }
+  })
+}
+
+/** Deletes form submissions past their retention (see RETENTION); returns how many went. */
+export async function deleteExpiredSubmissions(db: Db, now: Temporal.Instant): Promise<number> {
+  const messagesBefore = toStoredInstant(now.subtract({ hours: 24 * RETENTION.contactMessageDays }))
+  const spamBefore = toStoredInstant(now.subtract({ hours: 24 * RETENTION.spamDays }))
+  const messages = await db.deleteFrom('contact_messages')
+    .where((eb) => eb.or([eb('received_at', '<', messagesBefore), eb.and([eb('spam', '=', 1), eb('received_at', '<', spamBefore)])]))
+    .executeTakeFirst()
+  const signups = await db.deleteFrom('newsletter_signups').where('spam', '=', 1).where('consented_at', '<', spamBefore).executeTakeFirst()
+  return Number(messages.numDeletedRows) + Number(signups.numDeletedRows)
+}
