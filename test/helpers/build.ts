@@ -6,6 +6,7 @@ import { buildApp, type App } from '../../src/app.ts'
 import { parseCatalog } from '../../src/config/catalog.ts'
 import { DEMO_CATALOG_PATH } from '../../src/config/env.ts'
 import type { Clock } from '../../src/domain/clock.ts'
+import { MemoryBuckets } from '../../src/http/rate-limit.ts'
 import type { AppContext } from '../../src/http/request-context.ts'
 import { bookingService } from '../../src/services/bookings.ts'
 import { buildInstanceCatalog } from '../../src/services/instance-catalog.ts'
@@ -20,6 +21,8 @@ export interface BuildOptions {
   catalog?: unknown
   clock?: Clock
   holdSeconds?: number
+  /** Rate limits are off unless a test turns them on. */
+  rateLimits?: boolean
 }
 
 export interface TestService {
@@ -50,6 +53,7 @@ export async function build(t: TestContext, options: BuildOptions = {}): Promise
     catalogs: new Map(instances.map((i) => [i.prefix, buildInstanceCatalog(i)])),
     secret: await loadServerSecret(store.db, 'csrf'),
     bookings: bookingService(store),
+    rateLimiter: options.rateLimits ? new MemoryBuckets() : null,
   }
   const app = await buildApp(context)
   await app.listen({ port: 0, host: '127.0.0.1' })
@@ -60,7 +64,7 @@ export async function build(t: TestContext, options: BuildOptions = {}): Promise
   })
   const address = app.server.address() as { port: number }
   const origin = `http://127.0.0.1:${address.port}`
-  const document = await (await fetch(`${origin}/api/${instances[0].prefix}/openapi.json`)).json()
+  const document = await (await fetch(`${origin}/api/${instances[0].prefix}/openapi.json`)).json() as Record<string, any>
   const contract = new ContractChecker(document)
   return {
     app,
