@@ -21,17 +21,22 @@ const ajv = new Ajv({ allErrors: false, strict: false })
 addFormats.default(ajv)
 const validateCatalog = ajv.compile(CatalogFile)
 
+/** A named zone spelt as the tz database does; fixed offsets like "+01:00" never follow DST and are refused. */
+function isIanaTimeZone(name: string): boolean {
+  try {
+    return Temporal.Now.instant().toZonedDateTimeISO(name).timeZoneId === name && /^[A-Za-z]/.test(name)
+  } catch {
+    return false
+  }
+}
+
 function fail(source: string, where: string, message: string): never {
   throw new ConfigError(`TOURDESK_CONFIG ${source}: ${where} ${message}`)
 }
 
 function checkInstance(source: string, index: number, raw: CatalogInstance): void {
   const at = `instances[${index}]`
-  try {
-    Temporal.Now.instant().toZonedDateTimeISO(raw.timezone)
-  } catch {
-    fail(source, `${at}.timezone`, `"${raw.timezone}" is not an IANA time zone`)
-  }
+  if (!isIanaTimeZone(raw.timezone)) fail(source, `${at}.timezone`, `"${raw.timezone}" is not an IANA time zone name (e.g. Europe/Lisbon)`)
   for (const decoy of raw.decoys ?? []) {
     if (!(DECOY_FIELD_NAMES as readonly string[]).includes(decoy)) {
       fail(source, `${at}.decoys`, `"${decoy}" is not one of ${DECOY_FIELD_NAMES.join(', ')}`)
@@ -68,6 +73,8 @@ export function parseCatalog(text: string, source: string, holdSecondsOverride: 
   }
   if (!validateCatalog(data)) {
     const first = validateCatalog.errors![0]
+    const unknown = first.params.additionalProperty as string | undefined
+    if (unknown) fail(source, `${first.instancePath}/${unknown}`, 'is not a known field')
     fail(source, first.instancePath || '(top level)', first.message ?? 'is invalid')
   }
   const file = data as { instances: CatalogInstance[] }

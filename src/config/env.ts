@@ -59,7 +59,7 @@ function parseTrustProxy(raw: string | undefined): boolean | string {
 }
 
 export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
-  const rateLimitsRaw = env.TOURDESK_RATE_LIMITS ?? 'on'
+  const rateLimitsRaw = env.TOURDESK_RATE_LIMITS || 'on'
   if (!['on', 'off'].includes(rateLimitsRaw)) {
     throw new ConfigError(`TOURDESK_RATE_LIMITS must be "on" or "off", got "${rateLimitsRaw}"`)
   }

@@ -14,42 +14,50 @@ export interface Departure {
 type ScheduledTour = Pick<CatalogTour, 'schedule' | 'blackouts' | 'duration_minutes'>
 
 /**
- * The departures of one local date. A time that does not exist (spring-forward gap) moves
- * forward by the gap; a time that occurs twice (fall-back) takes the earlier one. This is
- * RFC 5545's rule and Temporal's "compatible" disambiguation. Starts that land on the
- * same instant are merged.
+ * The starts the rules give for one configured date. A time that does not exist
+ * (spring-forward gap) moves forward by the gap; a time that occurs twice (fall-back) takes
+ * the earlier one: RFC 5545's rule and Temporal's "compatible" disambiguation. A gap at
+ * midnight can move a start onto the next date, which is the date it is listed under.
  */
-function departuresOn(tour: ScheduledTour, timeZone: string, date: Temporal.PlainDate): Departure[] {
+function* configuredStarts(tour: ScheduledTour, timeZone: string, date: Temporal.PlainDate): Generator<Departure> {
   const iso = date.toString()
-  if (tour.blackouts.includes(iso)) return []
+  if (tour.blackouts.includes(iso)) return
   const weekday = WEEKDAYS[date.dayOfWeek - 1]
-  const byInstant = new Map<bigint, Departure>()
   for (const rule of tour.schedule) {
     if (iso < rule.from || iso > rule.until || !rule.weekdays.includes(weekday)) continue
     for (const time of rule.times) {
       const zoned = date.toPlainDateTime(Temporal.PlainTime.from(time))
         .toZonedDateTime(timeZone, { disambiguation: 'compatible' })
       const start = zoned.toInstant()
-      byInstant.set(start.epochNanoseconds, {
+      yield {
         start,
         end: start.add({ minutes: tour.duration_minutes }),
         date: zoned.toPlainDate().toString(),
         time: zoned.toPlainTime().toString({ smallestUnit: 'minute' }),
-      })
+      }
+    }
+  }
+}
+
+/**
+ * Every scheduled departure whose local start date is one of the `days` dates from
+ * `firstDate`, in start order; starts that land on the same instant are one departure.
+ */
+export function expandSchedule(tour: ScheduledTour, timeZone: string, firstDate: Temporal.PlainDate, days: number): Departure[] {
+  const first = firstDate.toString()
+  const afterLast = firstDate.add({ days }).toString()
+  const byInstant = new Map<bigint, Departure>()
+  for (let d = -1; d < days; d++) {
+    for (const departure of configuredStarts(tour, timeZone, firstDate.add({ days: d }))) {
+      if (departure.date < first || departure.date >= afterLast || tour.blackouts.includes(departure.date)) continue
+      byInstant.set(departure.start.epochNanoseconds, departure)
     }
   }
   return [...byInstant.values()].sort((a, b) => Temporal.Instant.compare(a.start, b.start))
 }
 
-/** Every scheduled departure on `days` local dates from `firstDate`, in start order. */
-export function expandSchedule(tour: ScheduledTour, timeZone: string, firstDate: Temporal.PlainDate, days: number): Departure[] {
-  const out: Departure[] = []
-  for (let d = 0; d < days; d++) out.push(...departuresOn(tour, timeZone, firstDate.add({ days: d })))
-  return out
-}
-
 /** The scheduled departure starting at exactly this instant, if there is one. */
 export function findDeparture(tour: ScheduledTour, timeZone: string, start: Temporal.Instant): Departure | undefined {
   const localDate = start.toZonedDateTimeISO(timeZone).toPlainDate()
-  return departuresOn(tour, timeZone, localDate).find((d) => d.start.equals(start))
+  return expandSchedule(tour, timeZone, localDate, 1).find((d) => d.start.equals(start))
 }

@@ -128,18 +128,17 @@ describe('parseCatalog rejects a bad catalog with a ConfigError naming the field
     assert.match(err.message, /catalog\.json is not valid JSON/)
   })
 
-  test('an unknown field names the object that holds it', () => {
+  test('an unknown field is named with the path of the object that holds it', () => {
     const err = rejectionOf((c) => { c.instances[0].tours[0].capcity = 16 })
-    assert.match(err.message, /\/instances\/0\/tours\/0 /)
-    assert.match(err.message, /additional propert/)
+    assert.match(err.message, /\/instances\/0\/tours\/0\/capcity is not a known field/)
   })
 
   test('an unknown top-level field', () => {
     const err = rejectionOf((c) => { c.version = 2 })
-    assert.match(err.message, /\(top level\)/)
+    assert.match(err.message, /\/version is not a known field/)
   })
 
-  test('an unknown field is named in the message', { todo: 'src/config/catalog.ts drops ajv params.additionalProperty, so "capcity" is not named' }, () => {
+  test('an unknown field is named in the message', () => {
     const err = rejectionOf((c) => { c.instances[0].tours[0].capcity = 16 })
     assert.match(err.message, /capcity/)
   })
@@ -164,7 +163,7 @@ describe('parseCatalog rejects a bad catalog with a ConfigError naming the field
     assert.match(err.message, /instances\[1\]\.timezone "America\/Gotham"/)
   })
 
-  test('a fixed UTC offset is not an IANA time zone', { todo: 'src/config/catalog.ts accepts "+01:00" because Temporal does' }, () => {
+  test('a fixed UTC offset is not an IANA time zone', () => {
     const err = rejectionOf((c) => { c.instances[0].timezone = '+01:00' })
     assert.match(err.message, /instances\[0\]\.timezone/)
   })
