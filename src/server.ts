@@ -3,6 +3,7 @@ import { ConfigError } from './config/config-error.ts'
 import { readSettings } from './config/env.ts'
 import { createContext } from './context.ts'
 import { systemClock } from './domain/clock.ts'
+import { runHousekeeping } from './services/housekeeping.ts'
 
 async function main(): Promise<void> {
   const settings = readSettings()
@@ -10,9 +11,9 @@ async function main(): Promise<void> {
   const app = await buildApp(context, { logger: { level: settings.logLevel }, trustProxy: settings.trustProxy })
 
   const sweep = setInterval(() => {
-    context.bookings.sweepLapsedHolds(systemClock.now())
-      .then((expired) => { if (expired > 0) app.log.info({ expired }, 'expired lapsed holds') })
-      .catch((err) => app.log.error({ err }, 'hold sweep failed'))
+    runHousekeeping(context.store, context.bookings, systemClock.now())
+      .then((report) => { if (Object.values(report).some((n) => n > 0)) app.log.info(report, 'housekeeping') })
+      .catch((err) => app.log.error({ err }, 'housekeeping failed'))
   }, settings.sweepIntervalSeconds * 1000)
   sweep.unref()
 
