@@ -15,7 +15,7 @@ import { tourRoutes } from './api/tours.ts'
 import { ApiError } from './http/api-error.ts'
 import { answerClientError } from './http/client-errors.ts'
 import { sessionAndCsrfGuard } from './http/guards.ts'
-import { registerJsonBodyParser } from './http/json-body.ts'
+import { registerJsonBodyParser, rejectForbiddenBodyKeys } from './http/json-body.ts'
 import { registerRoutingErrors } from './http/method-not-allowed.ts'
 import { collectInstanceRoutes, INSTANCE_ROUTE_PREFIX } from './http/openapi.ts'
 import { handleError } from './http/problem.ts'
@@ -64,6 +64,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}) {
     api.addHook('onRequest', enforceRateLimit)
     api.addHook('preValidation', parseStrictQueryIntegers)
     api.addHook('preValidation', sessionAndCsrfGuard)
+    api.addHook('preValidation', rejectForbiddenBodyKeys)
     await api.register(indexRoutes)
     await api.register(tourRoutes)
     await api.register(availabilityRoutes)

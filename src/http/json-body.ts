@@ -8,11 +8,19 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 const invalid = (detail: string) => new ApiError('invalid_json', detail)
 
 /**
+ * Keys found by the parser that could reach an object prototype. They are answered with
+ * validation_failed only after the CSRF guard, because the contract ranks 403 above it.
+ */
+const forbiddenKeyByRequest = new WeakMap<FastifyRequest, string>()
+
+/**
  * One pass over the JSON text before it is parsed: nesting depth, duplicate keys and keys
  * that could reach an object prototype. JSON.parse alone silently keeps the last of
  * duplicate keys, and an object key named __proto__ is an attack on whatever merges it.
+ * Returns the first forbidden key, if any.
  */
-function scanJson(text: string): void {
+function scanJson(text: string): string | undefined {
+  let forbiddenKey: string | undefined
   const keysByDepth: (Set<string> | null)[] = []
   let expectKey = false
   for (let i = 0; i < text.length; i++) {
@@ -20,13 +28,11 @@ function scanJson(text: string): void {
     if (ch === '"') {
       let end = i + 1
       while (end < text.length && text[end] !== '"') end += text[end] === '\\' ? 2 : 1
-      if (end >= text.length) return
+      if (end >= text.length) return forbiddenKey
       const keys = keysByDepth[keysByDepth.length - 1]
       if (expectKey && keys) {
         const key = JSON.parse(text.slice(i, end + 1)) as string
-        if (FORBIDDEN_KEYS.has(key)) {
-          throw new ApiError('validation_failed', `The key "${key}" is not accepted`, { errors: [{ field: key, message: 'is not a known field' }] })
-        }
+        if (FORBIDDEN_KEYS.has(key)) forbiddenKey ??= key
         if (keys.has(key)) throw invalid(`The key "${key}" appears twice in one object`)
         keys.add(key)
       }
@@ -42,7 +48,10 @@ function scanJson(text: string): void {
       expectKey = keysByDepth[keysByDepth.length - 1] instanceof Set
     }
   }
+  return forbiddenKey
 }
+
+const dropForbiddenKeys = (key: string, value: unknown) => (FORBIDDEN_KEYS.has(key) ? undefined : value)
 
 function hasLoneSurrogate(value: unknown): boolean {
   if (typeof value === 'string') return !value.isWellFormed()
@@ -66,20 +75,36 @@ export function parseJsonBody(request: FastifyRequest, body: Buffer): unknown {
     if (!request.routeOptions.schema?.body) return undefined
     throw invalid('The body is empty; send a JSON object')
   }
-  scanJson(text)
+  const forbiddenKey = scanJson(text)
   let value: unknown
   try {
-    value = JSON.parse(text)
+    value = forbiddenKey === undefined ? JSON.parse(text) : JSON.parse(text, dropForbiddenKeys)
   } catch (err) {
     throw invalid(`The body is not valid JSON: ${(err as Error).message}`)
   }
   if (hasLoneSurrogate(value)) throw invalid('The body contains an unpaired UTF-16 surrogate escape')
+  if (forbiddenKey !== undefined) forbiddenKeyByRequest.set(request, forbiddenKey)
   return value
 }
 
-/** application/json with no charset or charset=utf-8 is the only body the API reads. */
+/** preValidation hook, registered after the CSRF guard. */
+export async function rejectForbiddenBodyKeys(request: FastifyRequest): Promise<void> {
+  const key = forbiddenKeyByRequest.get(request)
+  if (key === undefined) return
+  throw new ApiError('validation_failed', `The key "${key}" is not accepted`, { errors: [{ field: key, message: 'is not a known field' }] })
+}
+
+/**
+ * application/json with no charset or charset=utf-8 is the only body the API reads. Other
+ * bodies are still read up to the size limit so that an oversized one is 413, which the
+ * contract ranks above 415.
+ */
 export function registerJsonBodyParser(app: FastifyInstance): void {
   app.removeAllContentTypeParsers()
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (request, body, done) => {
+    if ((body as Buffer).length === 0 && !request.routeOptions.schema?.body) return done(null, undefined)
+    done(new ApiError('unsupported_media_type', 'Send the body as Content-Type: application/json'), undefined)
+  })
   app.addContentTypeParser(/^application\/json\s*(;\s*charset\s*=\s*"?utf-8"?\s*)?$/i, { parseAs: 'buffer' }, (request, body, done) => {
     try {
       done(null, parseJsonBody(request, body as Buffer))

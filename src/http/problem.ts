@@ -48,8 +48,9 @@ export function toApiError(error: FastifyError | Error): ApiError {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new ApiError('payload_too_large', 'The body is larger than 64 KiB')
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new ApiError('unsupported_media_type', 'Send the body as Content-Type: application/json')
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new ApiError('bad_request', 'The body length does not match Content-Length')
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new ApiError('invalid_json', 'The body is empty; send a JSON object')
     case 'FST_ERR_CTP_INVALID_JSON_BODY':

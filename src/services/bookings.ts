@@ -134,6 +134,7 @@ export function bookingService(store: Store) {
       }
       return store.transaction(async (trx) => {
         for (const lapsed of await bookings.lapsedHoldsOnDeparture(trx, departureOf(row), now)) await expireHold(trx, lapsed, now)
+        await expireSessionHold(trx, ctx)
         const previous = await bookings.latestForSession(instance.ref, ctx.sessionId, ['held'], trx)
         if (previous && await bookings.transition(trx, previous, 'held', 'released', now) && previous.quarantined === 0) {
           await bookings.freeSeats(trx, departureOf(previous), previous.party)
@@ -169,10 +170,12 @@ export function bookingService(store: Store) {
     async releaseOrCancel(ctx: BookingContext): Promise<Booking> {
       const instance = ctx.catalog.instance
       const now = toStoredInstant(ctx.now)
-      return store.transaction(async (trx) => {
+      // The expiry of a lapsed hold must commit even when the answer is 404, so the
+      // transaction returns null rather than throwing (a throw would roll it back).
+      const answer = await store.transaction(async (trx) => {
         await expireSessionHold(trx, ctx)
         const row = await bookings.latestForSession(instance.ref, ctx.sessionId, SEAT_HOLDING, trx)
-        if (!row) throw new ApiError('no_booking', 'This session has no held, requested or confirmed booking')
+        if (!row) return null
         if (row.status === 'held') {
           await bookings.transition(trx, row, 'held', 'released', now)
         } else {
@@ -190,6 +193,8 @@ export function bookingService(store: Store) {
         if (holdsSeats(row)) await bookings.freeSeats(trx, departureOf(row), row.party)
         return bookingView((await bookings.findById(trx, instance.ref, row.id))!, ctx.catalog)
       })
+      if (!answer) throw new ApiError('no_booking', 'This session has no held, requested or confirmed booking')
+      return answer
     },
 
     /**

@@ -5,7 +5,6 @@ import type { TestContext } from 'node:test'
 import { buildApp, type App } from '../../src/app.ts'
 import { parseCatalog } from '../../src/config/catalog.ts'
 import { DEMO_CATALOG_PATH } from '../../src/config/env.ts'
-import type { Clock } from '../../src/domain/clock.ts'
 import { MemoryBuckets } from '../../src/http/rate-limit.ts'
 import type { AppContext } from '../../src/http/request-context.ts'
 import { bookingService } from '../../src/services/bookings.ts'
@@ -19,7 +18,7 @@ import { ManualClock } from './manual-clock.ts'
 export interface BuildOptions {
   /** Catalog file contents; the bundled demo by default. */
   catalog?: unknown
-  clock?: Clock
+  clock?: ManualClock
   holdSeconds?: number
   /** Rate limits are off unless a test turns them on. */
   rateLimits?: boolean
@@ -28,7 +27,7 @@ export interface BuildOptions {
 export interface TestService {
   app: App
   context: AppContext
-  clock: Clock
+  clock: ManualClock
   origin: string
   contract: ContractChecker
   /** A client for /api/<prefix>, checking every answer against openapi.json. */

@@ -8,7 +8,8 @@ export interface ApiResponse<T = any> {
 }
 
 export interface RequestOptions {
-  headers?: Record<string, string>
+  /** Headers whose value is undefined are not sent. */
+  headers?: Record<string, string | undefined>
   /** A JSON value (sent as application/json) or a raw string sent as is. */
   body?: unknown
   raw?: boolean
@@ -23,7 +24,8 @@ export class ApiClient {
   }
 
   async request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
-    const headers: Record<string, string> = { ...options.headers }
+    const headers: Record<string, string> = {}
+    for (const [name, value] of Object.entries(options.headers ?? {})) if (value !== undefined) headers[name] = value
     let body: string | undefined
     if (options.body !== undefined) {
       body = options.raw ? String(options.body) : JSON.stringify(options.body)
