@@ -29,13 +29,15 @@ export const BODY_LIMIT_BYTES = 64 * 1024
 /** Builds the HTTP app; it can be built many times (tests build one per case). */
 export interface AppOptions {
   logger?: FastifyServerOptions['logger']
+  /** A pino logger made by the caller, used instead of `logger`. */
+  loggerInstance?: FastifyServerOptions['loggerInstance']
   /** Fastify's trustProxy: whose X-Forwarded-For names the client address. */
   trustProxy?: FastifyServerOptions['trustProxy']
 }
 
 export async function buildApp(context: AppContext, options: AppOptions = {}) {
   const app = Fastify({
-    logger: options.logger ?? false,
+    ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? false }),
     trustProxy: options.trustProxy ?? false,
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: () => randomUUID(),
@@ -78,6 +80,14 @@ export async function buildApp(context: AppContext, options: AppOptions = {}) {
   }, { prefix: INSTANCE_ROUTE_PREFIX })
 
   app.get('/healthz', async () => ({ status: 'ok' }))
+  app.get('/readyz', async () => {
+    try {
+      await context.store.ping()
+    } catch {
+      throw new ApiError('unavailable', 'The database is not reachable', { headers: { 'Retry-After': '1' } })
+    }
+    return { status: 'ready' }
+  })
   return app
 }
 export type App = Awaited<ReturnType<typeof buildApp>>

@@ -1,3 +1,4 @@
+import { pino } from 'pino'
 import { buildApp } from './app.ts'
 import { ConfigError } from './config/config-error.ts'
 import { readSettings } from './config/env.ts'
@@ -7,8 +8,9 @@ import { runHousekeeping } from './services/housekeeping.ts'
 
 async function main(): Promise<void> {
   const settings = readSettings()
-  const context = await createContext(settings, systemClock)
-  const app = await buildApp(context, { logger: { level: settings.logLevel }, trustProxy: settings.trustProxy })
+  const log = pino({ level: settings.logLevel })
+  const context = await createContext(settings, systemClock, log)
+  const app = await buildApp(context, { loggerInstance: log, trustProxy: settings.trustProxy })
 
   const sweep = setInterval(() => {
     runHousekeeping(context.store, context.bookings, systemClock.now())
@@ -24,6 +26,7 @@ async function main(): Promise<void> {
     clearInterval(sweep)
     app.log.info({ signal }, 'draining requests and closing the database')
     await app.close()
+    await context.rateLimiter?.close()
     await context.store.close()
     process.exit(0)
   }

@@ -1,14 +1,27 @@
 import { fileURLToPath } from 'node:url'
 import { ConfigError } from './config-error.ts'
 
+/** Connection limits for PostgreSQL; SQLite has one connection per process. */
+export interface PoolSettings {
+  size: number
+  connectTimeoutMs: number
+  statementTimeoutMs: number
+}
+
 export type DatabaseTarget =
   | { dialect: 'sqlite', path: string }
-  | { dialect: 'postgres', url: string }
+  | { dialect: 'postgres', url: string, pool: PoolSettings }
+
+export const DEFAULT_POOL: PoolSettings = { size: 10, connectTimeoutMs: 2000, statementTimeoutMs: 5000 }
 
 export interface Settings {
   port: number
   host: string
   database: DatabaseTarget
+  /** Run pending migrations at start (TOURDESK_MIGRATE=off leaves them to `npm run migrate`). */
+  migrateOnStart: boolean
+  /** Shared rate-limit buckets across nodes; null keeps them in each process. */
+  redisUrl: string | null
   catalogPath: string
   holdSecondsOverride: number | null
   rateLimits: boolean
@@ -32,7 +45,13 @@ function integerSetting(env: NodeJS.ProcessEnv, name: string, fallback: number, 
   return Number(raw)
 }
 
-function parseDatabaseUrl(raw: string): DatabaseTarget {
+function onOffSetting(env: NodeJS.ProcessEnv, name: string, fallback: 'on' | 'off'): boolean {
+  const raw = env[name] || fallback
+  if (raw !== 'on' && raw !== 'off') throw new ConfigError(`${name} must be "on" or "off", got "${raw}"`)
+  return raw === 'on'
+}
+
+function parseDatabaseUrl(raw: string, env: NodeJS.ProcessEnv): DatabaseTarget {
   if (raw.startsWith('sqlite:')) {
     const path = raw.slice('sqlite:'.length)
     if (path === '') throw new ConfigError('DATABASE_URL "sqlite:" needs a file path, e.g. sqlite:data/tourdesk.db')
@@ -44,9 +63,23 @@ function parseDatabaseUrl(raw: string): DatabaseTarget {
     } catch {
       throw new ConfigError('DATABASE_URL is not a valid postgres:// URL')
     }
-    return { dialect: 'postgres', url: raw }
+    return {
+      dialect: 'postgres',
+      url: raw,
+      pool: {
+        size: integerSetting(env, 'TOURDESK_DB_POOL_SIZE', DEFAULT_POOL.size, 1, 1000),
+        connectTimeoutMs: integerSetting(env, 'TOURDESK_DB_CONNECT_TIMEOUT_MS', DEFAULT_POOL.connectTimeoutMs, 100, 600_000),
+        statementTimeoutMs: integerSetting(env, 'TOURDESK_DB_STATEMENT_TIMEOUT_MS', DEFAULT_POOL.statementTimeoutMs, 100, 600_000),
+      },
+    }
   }
   throw new ConfigError(`DATABASE_URL must start with sqlite: or postgres://, got "${raw}"`)
+}
+
+function parseRedisUrl(raw: string | undefined): string | null {
+  if (raw === undefined || raw === '') return null
+  if (!/^rediss?:\/\/./.test(raw)) throw new ConfigError(`REDIS_URL must start with redis:// or rediss://, got "${raw}"`)
+  return raw
 }
 
 function parseTrustProxy(raw: string | undefined): boolean | string {
@@ -59,10 +92,6 @@ function parseTrustProxy(raw: string | undefined): boolean | string {
 }
 
 export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
-  const rateLimitsRaw = env.TOURDESK_RATE_LIMITS || 'on'
-  if (!['on', 'off'].includes(rateLimitsRaw)) {
-    throw new ConfigError(`TOURDESK_RATE_LIMITS must be "on" or "off", got "${rateLimitsRaw}"`)
-  }
   const logLevel = env.LOG_LEVEL || 'info'
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`)
@@ -75,10 +104,12 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   return {
     port: integerSetting(env, 'PORT', 3000, 0, 65535),
     host: env.HOST || '127.0.0.1',
-    database: parseDatabaseUrl(env.DATABASE_URL || 'sqlite:data/tourdesk.db'),
+    database: parseDatabaseUrl(env.DATABASE_URL || 'sqlite:data/tourdesk.db', env),
+    migrateOnStart: onOffSetting(env, 'TOURDESK_MIGRATE', 'on'),
+    redisUrl: parseRedisUrl(env.REDIS_URL),
     catalogPath: env.TOURDESK_CONFIG || DEMO_CATALOG_PATH,
     holdSecondsOverride: holdRaw === undefined || holdRaw === '' ? null : integerSetting(env, 'TOURDESK_HOLD_SECONDS', 0, 1, 86400),
-    rateLimits: rateLimitsRaw === 'on',
+    rateLimits: onOffSetting(env, 'TOURDESK_RATE_LIMITS', 'on'),
     logLevel,
     secret,
     sweepIntervalSeconds: integerSetting(env, 'TOURDESK_SWEEP_SECONDS', 30, 1, 3600),

@@ -20,18 +20,31 @@ export interface BucketDecision {
   resetAfter: number
 }
 
-/** Takes one token from a bucket at time `nowMs`; pure, so any store (memory, Redis script) can keep the state. */
-export function takeToken(policy: BucketPolicy, previous: BucketState | undefined, nowMs: number): BucketDecision {
+/** Tokens in the bucket at `nowMs`, before the request takes one. */
+export function refill(policy: BucketPolicy, previous: BucketState | undefined, nowMs: number): number {
+  if (previous === undefined) return policy.burst
+  return Math.min(policy.burst, previous.tokens + Math.max(0, nowMs - previous.at) * (policy.per_minute / 60_000))
+}
+
+/**
+ * The outcome for one bucket that held `level` tokens. A request checked against several
+ * buckets spends from all of them or from none, so `allowed` can be false for a bucket that
+ * still had tokens.
+ */
+export function decide(policy: BucketPolicy, level: number, allowed: boolean, nowMs: number): BucketDecision {
   const perMs = policy.per_minute / 60_000
-  const refilled = previous === undefined ? policy.burst
-    : Math.min(policy.burst, previous.tokens + Math.max(0, nowMs - previous.at) * perMs)
-  const allowed = refilled >= 1
-  const tokens = allowed ? refilled - 1 : refilled
+  const tokens = allowed ? level - 1 : level
   return {
     allowed,
     state: { tokens, at: nowMs },
     remaining: Math.floor(tokens),
-    retryAfter: allowed ? 0 : Math.ceil((1 - tokens) / perMs / 1000),
+    retryAfter: allowed ? 0 : Math.ceil(Math.max(0, 1 - tokens) / perMs / 1000),
     resetAfter: Math.ceil((policy.burst - tokens) / perMs / 1000),
   }
+}
+
+/** Takes one token from a bucket at time `nowMs`; pure, so any store (memory, Redis script) can keep the state. */
+export function takeToken(policy: BucketPolicy, previous: BucketState | undefined, nowMs: number): BucketDecision {
+  const level = refill(policy, previous, nowMs)
+  return decide(policy, level, level >= 1, nowMs)
 }

@@ -66,6 +66,10 @@ export function toApiError(error: FastifyError | Error): ApiError {
 }
 
 export function handleError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  if (request.server.tourdesk.store.isUnavailable(error)) {
+    request.log.warn({ err: error }, 'database unavailable')
+    return sendProblem(reply, new ApiError('unavailable', 'The service cannot reach its database; retry shortly', { headers: { 'Retry-After': '1' } }))
+  }
   const apiError = toApiError(error)
   if (apiError.status >= 500) request.log.error({ err: error }, 'request failed')
   return sendProblem(reply, apiError)

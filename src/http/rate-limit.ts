@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { takeToken, type BucketPolicy, type BucketState } from '../domain/token-bucket.ts'
+import { decide, refill, type BucketDecision, type BucketPolicy, type BucketState } from '../domain/token-bucket.ts'
 import { ApiError } from './api-error.ts'
 import { SESSION_COOKIE } from './session.ts'
 
@@ -14,19 +14,34 @@ export const DEFAULT_RATE_LIMITS: RateLimitPolicies = {
   forms: { burst: 5, per_minute: 6 },
 }
 
+/**
+ * Where token buckets live. A request is checked against several buckets (client address,
+ * session) at once and spends from all of them or from none.
+ */
+export interface RateLimiter {
+  takeAll(keys: string[], policy: BucketPolicy, nowMs: number): Promise<BucketDecision[]>
+  close(): Promise<void>
+}
+
 const MAX_BUCKETS = 100_000
 
 /** Token buckets in this process's memory; each node limits on its own. */
-export class MemoryBuckets {
+export class MemoryBuckets implements RateLimiter {
   private readonly buckets = new Map<string, BucketState>()
 
-  take(key: string, policy: BucketPolicy, nowMs: number) {
-    const decision = takeToken(policy, this.buckets.get(key), nowMs)
-    if (this.buckets.size >= MAX_BUCKETS && !this.buckets.has(key)) this.evictOldest()
-    this.buckets.delete(key)
-    this.buckets.set(key, decision.state)
-    return decision
+  async takeAll(keys: string[], policy: BucketPolicy, nowMs: number): Promise<BucketDecision[]> {
+    const levels = keys.map((key) => refill(policy, this.buckets.get(key), nowMs))
+    const allowed = levels.every((level) => level >= 1)
+    return keys.map((key, i) => {
+      const decision = decide(policy, levels[i], allowed, nowMs)
+      if (this.buckets.size >= MAX_BUCKETS && !this.buckets.has(key)) this.evictOldest()
+      this.buckets.delete(key)
+      this.buckets.set(key, decision.state)
+      return decision
+    })
   }
+
+  async close(): Promise<void> {}
 
   private evictOldest(): void {
     let n = 0
@@ -57,15 +72,14 @@ export async function enforceRateLimit(request: FastifyRequest, reply: FastifyRe
   const session = request.headers['x-session'] ?? request.cookies[SESSION_COOKIE]
   const keys = [`${instance}:${rateClass}:ip:${request.ip}`]
   if (typeof session === 'string' && session !== '') keys.push(`${instance}:${rateClass}:session:${session}`)
-  const decisions = keys.map((key) => rateLimiter.take(key, policy, now))
-  const tightest = decisions.reduce((a, b) => (!b.allowed || b.remaining < a.remaining ? b : a))
+  const decisions = await rateLimiter.takeAll(keys, policy, now)
+  const tightest = decisions.reduce((a, b) => (b.retryAfter > a.retryAfter || (b.retryAfter === a.retryAfter && b.remaining < a.remaining) ? b : a))
   const window = Math.ceil(policy.burst / policy.per_minute * 60)
   reply.header('RateLimit-Policy', `"${rateClass}";q=${policy.burst};w=${window}`)
   reply.header('RateLimit', `"${rateClass}";r=${tightest.remaining};t=${tightest.resetAfter}`)
-  const refused = decisions.find((d) => !d.allowed)
-  if (refused) {
-    throw new ApiError('rate_limited', `Too many ${rateClass} requests; retry in ${refused.retryAfter} s`, {
-      headers: { 'Retry-After': String(refused.retryAfter) },
+  if (!tightest.allowed) {
+    throw new ApiError('rate_limited', `Too many ${rateClass} requests; retry in ${tightest.retryAfter} s`, {
+      headers: { 'Retry-After': String(tightest.retryAfter) },
     })
   }
 }

@@ -3,7 +3,7 @@ import type { BookingService } from '../services/bookings.ts'
 import type { InstanceCatalog } from '../services/instance-catalog.ts'
 import type { Store } from '../store/store.ts'
 import type { ErrorCode } from './error-codes.ts'
-import type { MemoryBuckets, RateClass } from './rate-limit.ts'
+import type { RateClass, RateLimiter } from './rate-limit.ts'
 import type { LiveSession } from './session.ts'
 
 /** What the app is built from; tests build it with their own store, catalog and clock. */
@@ -14,7 +14,7 @@ export interface AppContext {
   secret: string
   bookings: BookingService
   /** null when TOURDESK_RATE_LIMITS=off. */
-  rateLimiter: MemoryBuckets | null
+  rateLimiter: RateLimiter | null
 }
 
 declare module 'fastify' {

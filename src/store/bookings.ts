@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { sql, type Selectable } from 'kysely'
 import type { BookingStatus } from '../domain/booking-status.ts'
-import type { Db } from './database.ts'
+import type { Database, Db } from './database.ts'
 import type { Tables } from './tables.ts'
 
 export type BookingRow = Selectable<Tables['bookings']>
@@ -24,7 +24,7 @@ export interface DepartureSeats {
  * parties of the departure's bookings in held, requested or confirmed (quarantined ones
  * excluded); it only changes in the same transaction as the booking that moves it.
  */
-export function bookingRepository(db: Db) {
+export function bookingRepository({ db, supportsSkipLocked }: Database) {
   async function recordEvent(trx: Db, booking: { id: string, instance_id: string }, from: string | null, to: string, at: string) {
     await trx.insertInto('booking_events')
       .values({ id: randomUUID(), instance_id: booking.instance_id, booking_id: booking.id, from_status: from, to_status: to, at })
@@ -124,14 +124,15 @@ export function bookingRepository(db: Db) {
         .execute()
     },
 
+    /** Lapsed holds to sweep; on PostgreSQL rows another node is sweeping are skipped, not waited for. */
     async lapsedHolds(trx: Db, now: string, limit: number): Promise<BookingRow[]> {
-      return trx.selectFrom('bookings')
+      const query = trx.selectFrom('bookings')
         .selectAll()
         .where('status', '=', 'held')
         .where('hold_expires_at', '<=', now)
         .orderBy('hold_expires_at')
         .limit(limit)
-        .execute()
+      return (supportsSkipLocked ? query.forUpdate().skipLocked() : query).execute()
     },
 
     /**

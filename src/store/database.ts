@@ -1,54 +1,32 @@
-import { mkdirSync } from 'node:fs'
-import { dirname } from 'node:path'
-import SQLite from 'better-sqlite3'
-import { Kysely, SqliteDialect, sql } from 'kysely'
+import type { Kysely } from 'kysely'
 import type { DatabaseTarget } from '../config/env.ts'
+import { openPostgres } from './postgres.ts'
+import { openSqlite } from './sqlite.ts'
 import type { Tables } from './tables.ts'
 
 export type Db = Kysely<Tables>
 
+/** One database, whichever dialect: every difference between SQLite and PostgreSQL stays behind this. */
 export interface Database {
   db: Db
   dialect: DatabaseTarget['dialect']
   /**
-   * Runs `work` in one transaction that holds the write lock from its first statement, so
-   * a read inside it is never stale by the time the write lands (SQLite: BEGIN IMMEDIATE,
-   * which waits on the busy timeout when another process writes).
+   * Runs `work` in one transaction. SQLite: BEGIN IMMEDIATE, which takes the write lock at
+   * once (waiting on the busy timeout when another process writes), so a read inside is
+   * never stale by the time the write lands. PostgreSQL: READ COMMITTED, with the
+   * correctness carried by conditional updates, and the whole transaction retried when
+   * the server aborts it for a deadlock or a serialization failure.
    */
   transaction<T>(work: (trx: Db) => Promise<T>): Promise<T>
+  /** Resolves when the database answers a trivial query within its timeouts. */
+  ping(): Promise<void>
+  /** True for errors that mean "the database cannot be reached or is out of service right now". */
+  isUnavailable(error: unknown): boolean
+  /** SELECT … FOR UPDATE SKIP LOCKED where the dialect has it, so nodes sweeping at once take disjoint rows. */
+  supportsSkipLocked: boolean
   close(): Promise<void>
 }
 
-const BUSY_TIMEOUT_MS = 5000
-
-function openSqlite(path: string): Database {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
-  const connection = new SQLite(path)
-  connection.pragma('journal_mode = WAL')
-  // FULL fsyncs the WAL on every commit: an acknowledged booking survives power loss.
-  connection.pragma('synchronous = FULL')
-  connection.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`)
-  connection.pragma('foreign_keys = ON')
-  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: connection }) })
-  return {
-    db,
-    dialect: 'sqlite',
-    transaction: (work) => db.connection().execute(async (conn) => {
-      await sql`begin immediate`.execute(conn)
-      try {
-        const result = await work(conn)
-        await sql`commit`.execute(conn)
-        return result
-      } catch (err) {
-        await sql`rollback`.execute(conn)
-        throw err
-      }
-    }),
-    close: () => db.destroy(),
-  }
-}
-
 export function openDatabase(target: DatabaseTarget): Database {
-  if (target.dialect === 'sqlite') return openSqlite(target.path)
-  throw new Error('PostgreSQL support is not built yet; use DATABASE_URL=sqlite:PATH')
+  return target.dialect === 'sqlite' ? openSqlite(target.path) : openPostgres(target.url, target.pool)
 }

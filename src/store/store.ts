@@ -16,13 +16,23 @@ export interface Store extends Database {
   forms: ReturnType<typeof formRepository>
 }
 
-export async function openStore(target: DatabaseTarget): Promise<Store> {
+export interface StoreOptions {
+  /** Apply pending migrations before use (default true); safe when several nodes start at once. */
+  migrate?: boolean
+}
+
+export async function openStore(target: DatabaseTarget, options: StoreOptions = {}): Promise<Store> {
   const database = openDatabase(target)
-  await migrateToLatest(database.db)
+  try {
+    if (options.migrate ?? true) await migrateToLatest(database.db)
+  } catch (err) {
+    await database.close()
+    throw err
+  }
   return {
     ...database,
     sessions: sessionRepository(database.db),
-    bookings: bookingRepository(database.db),
+    bookings: bookingRepository(database),
     idempotency: idempotencyRepository(database.db),
     promoRedemptions: promoRedemptionRepository(database.db),
     forms: formRepository(database),

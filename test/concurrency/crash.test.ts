@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict'
 import { rmSync } from 'node:fs'
-import { join } from 'node:path'
 import { test } from 'node:test'
-import SQLite from 'better-sqlite3'
+import { sql } from 'kysely'
+import { openStore } from '../../src/store/store.ts'
 import { drillCatalogFile } from '../helpers/catalog-file.ts'
 import { ApiClient } from '../helpers/client.ts'
+import { freshDatabase } from '../helpers/database.ts'
 import { startServer } from '../helpers/server-process.ts'
 
 interface Attempt {
@@ -17,11 +18,12 @@ interface Attempt {
 test('holds acknowledged before a SIGKILL survive it, and retrying every key creates no duplicates', async (t) => {
   const capacity = 30
   const { dir, catalogPath } = drillCatalogFile(capacity)
-  const dbPath = join(dir, 'crash.db')
-  const env = { DATABASE_URL: `sqlite:${dbPath}`, TOURDESK_CONFIG: catalogPath }
+  const database = await freshDatabase()
+  const env = { DATABASE_URL: database.url, TOURDESK_CONFIG: catalogPath }
   let server = await startServer(env)
   t.after(async () => {
     await server.stop('SIGTERM')
+    await database.drop()
     rmSync(dir, { recursive: true, force: true })
   })
   let client = new ApiClient(server.origin, 'lisbon', null)
@@ -59,10 +61,11 @@ test('holds acknowledged before a SIGKILL survive it, and retrying every key cre
 
   server = await startServer(env)
   client = new ApiClient(server.origin, 'lisbon', null)
-  const db = new SQLite(dbPath, { readonly: true })
-  t.after(() => db.close())
+  const store = await openStore(database.target, { migrate: false })
+  t.after(() => store.close())
+  const { db } = store
   for (const attempt of acknowledgedBefore) {
-    const row = db.prepare('SELECT status FROM bookings WHERE id = ?').get(attempt.bookingId) as { status: string } | undefined
+    const row = await db.selectFrom('bookings').select('status').where('id', '=', attempt.bookingId!).executeTakeFirst()
     assert.equal(row?.status, 'held', `acknowledged booking ${attempt.bookingId} must survive the crash`)
   }
 
@@ -76,9 +79,11 @@ test('holds acknowledged before a SIGKILL survive it, and retrying every key cre
     }
   }
 
-  const perSession = db.prepare('SELECT session_id, COUNT(*) AS n FROM bookings GROUP BY session_id HAVING n > 1').all()
+  const perSession = await db.selectFrom('bookings').select('session_id').groupBy('session_id').having(sql`count(*)`, '>', 1).execute()
   assert.deepEqual(perSession, [], 'no session may have two bookings from one key')
-  const seats = db.prepare("SELECT (SELECT seats_taken FROM departures WHERE tour_id = 'drill-departure') AS taken, (SELECT SUM(party) FROM bookings WHERE status = 'held') AS held").get() as { taken: number, held: number }
+  const taken = await db.selectFrom('departures').select('seats_taken').where('tour_id', '=', 'drill-departure').executeTakeFirstOrThrow()
+  const held = await db.selectFrom('bookings').select((eb) => eb.fn.sum<number>('party').as('seats')).where('status', '=', 'held').executeTakeFirstOrThrow()
+  const seats = { taken: taken.seats_taken, held: Number(held.seats) }
   assert.equal(seats.taken, seats.held)
   assert.ok(seats.taken <= capacity)
   t.diagnostic(`after restart and retries: ${seats.held} seats held of ${capacity}`)

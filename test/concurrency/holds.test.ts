@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict'
 import { rmSync } from 'node:fs'
-import { join } from 'node:path'
 import { test } from 'node:test'
-import SQLite from 'better-sqlite3'
+import { openStore } from '../../src/store/store.ts'
 import { build } from '../helpers/build.ts'
 import { drillCatalog, drillCatalogFile } from '../helpers/catalog-file.ts'
 import { ApiClient } from '../helpers/client.ts'
+import { freshDatabase, testDialect } from '../helpers/database.ts'
 import { startServer } from '../helpers/server-process.ts'
 
 const START = '2026-06-02T09:00:00Z'
@@ -40,15 +40,16 @@ test('50 simultaneous holds on the last 6 seats: exactly 6 succeed, the rest get
   assert.equal(slot.status, 'sold_out')
 })
 
-test('3 server processes sharing one SQLite file never sell a seat past capacity', async (t) => {
+test(`3 server processes sharing one ${testDialect} database never sell a seat past capacity`, async (t) => {
   const capacity = 20
   const { dir, catalogPath } = drillCatalogFile(capacity)
-  const dbPath = join(dir, 'shared.db')
-  const env = { DATABASE_URL: `sqlite:${dbPath}`, TOURDESK_CONFIG: catalogPath }
+  const database = await freshDatabase()
+  const env = { DATABASE_URL: database.url, TOURDESK_CONFIG: catalogPath }
   const first = await startServer(env)
   const servers = [first, ...await Promise.all([startServer(env), startServer(env)])]
   t.after(async () => {
     await Promise.all(servers.map((s) => s.stop('SIGTERM')))
+    await database.drop()
     rmSync(dir, { recursive: true, force: true })
   })
   const clients = servers.map((s) => new ApiClient(s.origin, 'lisbon', null))
@@ -64,11 +65,13 @@ test('3 server processes sharing one SQLite file never sell a seat past capacity
     t.diagnostic(`${server.origin}: ${served} holds acknowledged`)
   }
 
-  const db = new SQLite(dbPath, { readonly: true })
-  t.after(() => db.close())
-  const departure = db.prepare('SELECT seats_taken, capacity FROM departures WHERE tour_id = ?').get('drill-departure') as { seats_taken: number, capacity: number }
-  const booked = db.prepare("SELECT COUNT(*) AS n, SUM(party) AS seats FROM bookings WHERE tour_id = ? AND status = 'held'").get('drill-departure') as { n: number, seats: number }
+  const store = await openStore(database.target, { migrate: false })
+  t.after(() => store.close())
+  const departure = await store.db.selectFrom('departures').select('seats_taken').where('tour_id', '=', 'drill-departure').executeTakeFirstOrThrow()
+  const booked = await store.db.selectFrom('bookings')
+    .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('party').as('seats')])
+    .where('tour_id', '=', 'drill-departure').where('status', '=', 'held').executeTakeFirstOrThrow()
   assert.equal(departure.seats_taken, capacity)
-  assert.equal(booked.n, capacity)
-  assert.equal(booked.seats, capacity)
+  assert.equal(Number(booked.n), capacity)
+  assert.equal(Number(booked.seats), capacity)
 })

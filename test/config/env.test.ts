@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { ConfigError } from '../../src/config/config-error.ts'
-import { DEMO_CATALOG_PATH, readSettings } from '../../src/config/env.ts'
+import { DEFAULT_POOL, DEMO_CATALOG_PATH, readSettings } from '../../src/config/env.ts'
 
 /** Asserts readSettings(env) throws a ConfigError whose message starts with the variable's name. */
 function assertRejects(env: Record<string, string>, variable: string, detail?: RegExp): void {
@@ -44,8 +44,25 @@ describe('readSettings defaults', () => {
 describe('readSettings reads valid values', () => {
   test('a postgres:// or postgresql:// DATABASE_URL selects postgres and keeps the URL', () => {
     const url = 'postgres://tourdesk:secret@db.example:5432/tourdesk'
-    assert.deepEqual(readSettings({ DATABASE_URL: url }).database, { dialect: 'postgres', url })
-    assert.deepEqual(readSettings({ DATABASE_URL: 'postgresql://db.example/td' }).database, { dialect: 'postgres', url: 'postgresql://db.example/td' })
+    assert.deepEqual(readSettings({ DATABASE_URL: url }).database, { dialect: 'postgres', url, pool: DEFAULT_POOL })
+    assert.deepEqual(readSettings({ DATABASE_URL: 'postgresql://db.example/td' }).database, { dialect: 'postgres', url: 'postgresql://db.example/td', pool: DEFAULT_POOL })
+  })
+
+  test('pool size and timeouts for PostgreSQL come from TOURDESK_DB_*', () => {
+    const settings = readSettings({
+      DATABASE_URL: 'postgres://db.example/td',
+      TOURDESK_DB_POOL_SIZE: '25',
+      TOURDESK_DB_CONNECT_TIMEOUT_MS: '500',
+      TOURDESK_DB_STATEMENT_TIMEOUT_MS: '8000',
+    })
+    assert.deepEqual(settings.database, { dialect: 'postgres', url: 'postgres://db.example/td', pool: { size: 25, connectTimeoutMs: 500, statementTimeoutMs: 8000 } })
+  })
+
+  test('TOURDESK_MIGRATE=off leaves migrations to npm run migrate; REDIS_URL shares rate limits', () => {
+    assert.equal(readSettings({}).migrateOnStart, true)
+    assert.equal(readSettings({ TOURDESK_MIGRATE: 'off' }).migrateOnStart, false)
+    assert.equal(readSettings({}).redisUrl, null)
+    assert.equal(readSettings({ REDIS_URL: 'redis://127.0.0.1:6379' }).redisUrl, 'redis://127.0.0.1:6379')
   })
 
   test('a sqlite: DATABASE_URL gives the path after the scheme', () => {
@@ -93,6 +110,9 @@ describe('readSettings rejects bad values with a ConfigError naming the variable
   test('DATABASE_URL of another database', () => assertRejects({ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL', /"mysql:\/\/x"/))
   test('DATABASE_URL sqlite: without a path', () => assertRejects({ DATABASE_URL: 'sqlite:' }, 'DATABASE_URL'))
   test('DATABASE_URL postgres:// that is not a URL', () => assertRejects({ DATABASE_URL: 'postgres://[bad' }, 'DATABASE_URL'))
+  test('TOURDESK_DB_POOL_SIZE of 0', () => assertRejects({ DATABASE_URL: 'postgres://db/td', TOURDESK_DB_POOL_SIZE: '0' }, 'TOURDESK_DB_POOL_SIZE'))
+  test('TOURDESK_MIGRATE other than on/off', () => assertRejects({ TOURDESK_MIGRATE: 'yes' }, 'TOURDESK_MIGRATE'))
+  test('REDIS_URL that is not redis://', () => assertRejects({ REDIS_URL: 'http://cache' }, 'REDIS_URL'))
 
   test('TOURDESK_RATE_LIMITS other than on/off', () => {
     assertRejects({ TOURDESK_RATE_LIMITS: 'maybe' }, 'TOURDESK_RATE_LIMITS', /"maybe"/)

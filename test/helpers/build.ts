@@ -1,6 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { readFileSync } from 'node:fs'
 import type { TestContext } from 'node:test'
 import { buildApp, type App } from '../../src/app.ts'
 import { parseCatalog } from '../../src/config/catalog.ts'
@@ -13,6 +11,7 @@ import { loadServerSecret } from '../../src/store/secrets.ts'
 import { openStore } from '../../src/store/store.ts'
 import { ApiClient } from './client.ts'
 import { ContractChecker } from './contract.ts'
+import { freshDatabase } from './database.ts'
 import { ManualClock } from './manual-clock.ts'
 
 export interface BuildOptions {
@@ -40,12 +39,15 @@ export function demoCatalog(): any {
   return JSON.parse(readFileSync(DEMO_CATALOG_PATH, 'utf8'))
 }
 
-/** Builds the real app on a fresh SQLite file, listening on a free loopback port; closed when the test ends. */
+/**
+ * Builds the real app on a fresh database (SQLite, or PostgreSQL under TEST_DATABASE_URL),
+ * listening on a free loopback port; closed when the test ends.
+ */
 export async function build(t: TestContext, options: BuildOptions = {}): Promise<TestService> {
-  const dir = mkdtempSync(join(tmpdir(), 'tourdesk-test-'))
+  const database = await freshDatabase()
   const clock = options.clock ?? new ManualClock(DEFAULT_NOW)
   const instances = parseCatalog(JSON.stringify(options.catalog ?? demoCatalog()), 'test catalog', options.holdSeconds ?? null)
-  const store = await openStore({ dialect: 'sqlite', path: join(dir, 'tourdesk.db') })
+  const store = await openStore(database.target)
   const context: AppContext = {
     store,
     clock,
@@ -59,7 +61,7 @@ export async function build(t: TestContext, options: BuildOptions = {}): Promise
   t.after(async () => {
     await app.close()
     await store.close()
-    rmSync(dir, { recursive: true, force: true })
+    await database.drop()
   })
   const address = app.server.address() as { port: number }
   const origin = `http://127.0.0.1:${address.port}`

@@ -151,8 +151,8 @@ export async function snapshot(service: TestService): Promise<Record<string, unk
 }
 
 export async function tableNames(service: TestService): Promise<string[]> {
-  const { rows } = await sql<{ name: string }>`select name from sqlite_master where type = 'table' order by name`.execute(service.context.store.db)
-  return rows.map((r) => r.name)
+  const tables = await service.context.store.db.introspection.getTables()
+  return tables.map((table) => table.name).sort()
 }
 
 /** Runs `hostile` and asserts the database is as it was before. */

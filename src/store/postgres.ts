@@ -1,0 +1,62 @@
+import { Kysely, PostgresDialect, sql } from 'kysely'
+import pg from 'pg'
+import type { PoolSettings } from '../config/env.ts'
+import type { Database } from './database.ts'
+import type { Tables } from './tables.ts'
+
+/** SQLSTATEs after which the same transaction, run again, can succeed. */
+const RETRYABLE_STATES = new Set(['40P01', '40001'])
+const MAX_ATTEMPTS = 5
+/** Socket errors and SQLSTATEs (class 08 connection exception, 57P0x shutdown, 53300 too many connections, 57014 timeout). */
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN',
+  '57P01', '57P02', '57P03', '53300', '57014'])
+/** pg and pg-pool report a lost or timed-out connection by message only. */
+const UNAVAILABLE_MESSAGES = /timeout exceeded when trying to connect|Connection terminated|not queryable|Query read timeout|Connection ended/i
+
+function isUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false
+  const code = (error as { code?: unknown }).code
+  if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith('08'))) return true
+  if (error instanceof AggregateError) return error.errors.some(isUnavailable)
+  return UNAVAILABLE_MESSAGES.test(error.message)
+}
+
+export function openPostgres(url: string, settings: PoolSettings): Database {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: settings.size,
+    connectionTimeoutMillis: settings.connectTimeoutMs,
+    statement_timeout: settings.statementTimeoutMs,
+    // The server enforces statement_timeout only while it is reachable; this bounds the wait
+    // for an answer that a cut connection will never deliver.
+    query_timeout: settings.statementTimeoutMs + settings.connectTimeoutMs,
+    idleTimeoutMillis: 30_000,
+    keepAlive: true,
+  })
+  // An idle client whose server went away emits here; the pool has already dropped it and the
+  // next query opens a fresh connection, so there is nothing else to do.
+  pool.on('error', () => {})
+  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) })
+
+  return {
+    db,
+    dialect: 'postgres',
+    async transaction(work) {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await db.transaction().execute(work)
+        } catch (err) {
+          const state = (err as { code?: unknown }).code
+          if (attempt >= MAX_ATTEMPTS || typeof state !== 'string' || !RETRYABLE_STATES.has(state)) throw err
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt))
+        }
+      }
+    },
+    ping: async () => {
+      await sql`select 1`.execute(db)
+    },
+    isUnavailable,
+    supportsSkipLocked: true,
+    close: () => db.destroy(),
+  }
+}

@@ -1,0 +1,59 @@
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import pg from 'pg'
+import { readSettings, type DatabaseTarget } from '../../src/config/env.ts'
+
+/**
+ * The database every test runs on: a new SQLite file by default, or, when
+ * TEST_DATABASE_URL names a PostgreSQL database, a new schema in it. The same tests run on
+ * both; scripts/test.sh runs the suite once per dialect.
+ */
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || null
+export const testDialect: DatabaseTarget['dialect'] = TEST_DATABASE_URL ? 'postgres' : 'sqlite'
+
+export interface FreshDatabase {
+  /** For DATABASE_URL of a server process. */
+  url: string
+  target: DatabaseTarget
+  /** Removes the database; call after everything using it has closed. */
+  drop(): Promise<void>
+}
+
+/** search_path for every connection, through libpq's `options` parameter, which pg passes on. */
+function withSearchPath(url: string, schema: string): string {
+  const parsed = new URL(url)
+  parsed.searchParams.set('options', `-c search_path=${schema}`)
+  return parsed.toString()
+}
+
+export async function freshDatabase(): Promise<FreshDatabase> {
+  if (TEST_DATABASE_URL === null) {
+    const dir = mkdtempSync(join(tmpdir(), 'tourdesk-test-'))
+    const url = `sqlite:${join(dir, 'tourdesk.db')}`
+    return { url, target: readSettings({ DATABASE_URL: url }).database, drop: async () => rmSync(dir, { recursive: true, force: true }) }
+  }
+  const schema = `t_${randomBytes(6).toString('hex')}`
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL })
+  await admin.connect()
+  try {
+    await admin.query(`create schema ${schema}`)
+  } finally {
+    await admin.end()
+  }
+  const url = withSearchPath(TEST_DATABASE_URL, schema)
+  return {
+    url,
+    target: readSettings({ DATABASE_URL: url }).database,
+    async drop() {
+      const client = new pg.Client({ connectionString: TEST_DATABASE_URL! })
+      await client.connect()
+      try {
+        await client.query(`drop schema ${schema} cascade`)
+      } finally {
+        await client.end()
+      }
+    },
+  }
+}
