@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# The whole test suite. Node 20's `node --test DIR` finds no tests, so the files are listed
-# by glob here and handed over explicitly.
+# The whole test suite: once on SQLite, then once more on PostgreSQL when it is reachable
+# (a fresh database per run, dropped afterwards). Without PostgreSQL the PostgreSQL pass is
+# skipped with a message, except under CI=true, where that is a failure.
+# Node 20's `node --test DIR` finds no tests, so the files are listed by glob.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 shopt -s globstar nullglob
@@ -9,4 +11,31 @@ if [ ${#files[@]} -eq 0 ]; then
   echo "no test files found under test/" >&2
   exit 1
 fi
-exec node --import tsx --test --test-reporter=spec "${files[@]}"
+# The browser and benchmark tests exercise the page and the bench, not the store: one pass is enough.
+store_files=()
+for file in "${files[@]}"; do
+  case "$file" in test/browser/*|test/bench/*) ;; *) store_files+=("$file") ;; esac
+done
+
+run_suite() {
+  node --import tsx --test --test-reporter=spec "$@"
+}
+
+echo "== tourdesk test suite on SQLite"
+sqlite_status=0
+run_suite "${files[@]}" || sqlite_status=$?
+
+pg_status=0
+if pg_url=$(node --import tsx scripts/pg-test-database.ts create); then
+  echo "== tourdesk test suite on PostgreSQL ($pg_url)"
+  TEST_DATABASE_URL="$pg_url" run_suite "${store_files[@]}" || pg_status=$?
+  node --import tsx scripts/pg-test-database.ts drop "$pg_url" || true
+elif [ "${CI:-}" = "true" ]; then
+  echo "PostgreSQL is not reachable and CI=true: the PostgreSQL suite cannot run" >&2
+  pg_status=1
+else
+  echo "== SKIPPED the PostgreSQL suite: PostgreSQL is not reachable (set TOURDESK_TEST_PG_URL or start it)"
+fi
+
+echo "== SQLite suite: $([ $sqlite_status -eq 0 ] && echo passed || echo FAILED); PostgreSQL suite: $([ $pg_status -eq 0 ] && echo passed || echo FAILED)"
+[ $sqlite_status -eq 0 ] && [ $pg_status -eq 0 ]

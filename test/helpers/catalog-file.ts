@@ -24,10 +24,11 @@ export function drillCatalog(capacity: number): any {
   return catalog
 }
 
-/** A folder holding drillCatalog(capacity) as a file, for server processes. */
-export function drillCatalogFile(capacity: number): { dir: string, catalogPath: string } {
+/** A folder holding drillCatalog(capacity), changed by `edit` if given, as a file for server processes. */
+export function drillCatalogFile(capacity: number, edit?: (catalog: any) => void): { dir: string, catalogPath: string } {
   const dir = mkdtempSync(join(tmpdir(), 'tourdesk-drill-'))
   const catalog = drillCatalog(capacity)
+  edit?.(catalog)
   const catalogPath = join(dir, 'catalog.json')
   writeFileSync(catalogPath, JSON.stringify(catalog))
   return { dir, catalogPath }

@@ -1,0 +1,45 @@
+/**
+ * Makes and removes the throw-away PostgreSQL database of one test run, so runs never see
+ * each other's data. `create` prints the new database's URL, or exits 2 when PostgreSQL
+ * cannot be reached; `drop URL` removes it.
+ */
+import pg from 'pg'
+
+const ADMIN_URL = process.env.TOURDESK_TEST_PG_URL || 'postgres://postgres@127.0.0.1:5432/test'
+
+async function withAdmin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 3000 })
+  await client.connect()
+  try {
+    return await work(client)
+  } finally {
+    await client.end()
+  }
+}
+
+async function create(): Promise<void> {
+  const name = `tourdesk_test_${Date.now()}_${process.pid}`
+  try {
+    await withAdmin((client) => client.query(`create database ${name}`))
+  } catch (err) {
+    process.stderr.write(`PostgreSQL at ${ADMIN_URL} is not reachable: ${(err as Error).message}\n`)
+    process.exit(2)
+  }
+  const url = new URL(ADMIN_URL)
+  url.pathname = `/${name}`
+  process.stdout.write(`${url}\n`)
+}
+
+async function drop(target: string): Promise<void> {
+  const name = new URL(target).pathname.slice(1)
+  if (!/^tourdesk_test_\d+_\d+$/.test(name)) throw new Error(`refusing to drop ${name}: not a test database`)
+  await withAdmin((client) => client.query(`drop database if exists ${name} with (force)`))
+}
+
+const [command, argument] = process.argv.slice(2)
+if (command === 'create') await create()
+else if (command === 'drop' && argument) await drop(argument)
+else {
+  process.stderr.write('usage: pg-test-database.ts create | drop URL\n')
+  process.exit(64)
+}
