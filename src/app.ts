@@ -23,6 +23,7 @@ import { addSecurityHeaders } from './http/security-headers.ts'
 import { parseStrictQueryIntegers } from './http/query-integers.ts'
 import { enforceRateLimit } from './http/rate-limit.ts'
 import type { AppContext } from './http/request-context.ts'
+import { bookingPageRoutes } from './web/booking-page.ts'
 
 export const BODY_LIMIT_BYTES = 64 * 1024
 
@@ -78,6 +79,8 @@ export async function buildApp(context: AppContext, options: AppOptions = {}) {
     await api.register(policyRoutes)
     await api.register(openApiRoutes(instanceRoutes))
   }, { prefix: INSTANCE_ROUTE_PREFIX })
+
+  await app.register(bookingPageRoutes)
 
   app.get('/healthz', async () => ({ status: 'ok' }))
   app.get('/readyz', async () => {

@@ -7,7 +7,8 @@ const ACCEPTED = 'Content-Type, X-CSRF-Token, X-Session, Idempotency-Key'
 /** Headers every answer carries: a JSON API is never rendered, framed or sniffed as something else. */
 export async function addSecurityHeaders(request: FastifyRequest, reply: FastifyReply): Promise<void> {
   reply.header('X-Content-Type-Options', 'nosniff')
-  reply.header('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'")
+  // The booking page sets its own, looser policy; everything else is JSON that is never rendered.
+  if (!reply.hasHeader('Content-Security-Policy')) reply.header('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'")
   reply.header('Referrer-Policy', 'no-referrer')
   reply.header('Cross-Origin-Resource-Policy', 'same-site')
   const origin = request.headers.origin

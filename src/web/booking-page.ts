@@ -1,0 +1,67 @@
+import type { FastifyInstance } from 'fastify'
+import type { Instance } from '../config/catalog.ts'
+import { ApiError } from '../http/api-error.ts'
+import { ASSET_PATH, pageBundle } from './page-bundle.ts'
+import { pageShell } from './page-shell.ts'
+
+/** Where an instance's booking page is served; `?tour=<id>` opens one tour. */
+export function bookingPagePath(prefix: string): string {
+  return `/book/${prefix}/`
+}
+
+/**
+ * Sites allowed to embed the page in a frame: the service itself and the operator's own sites,
+ * i.e. the instance's `allowed_origins` and `cors_origins`. Anything that is not a plain
+ * origin is left out, so a catalog value can never widen or break the header.
+ */
+function frameAncestors(instance: Instance): string {
+  const origins = new Set<string>()
+  for (const value of [...instance.allowedOrigins, ...(instance.cors_origins ?? [])]) {
+    try {
+      const origin = new URL(value).origin
+      if (origin === value && /^https?:$/.test(new URL(value).protocol)) origins.add(origin)
+    } catch {
+      // not a URL: not an origin a browser could match either
+    }
+  }
+  return ["'self'", ...origins].join(' ')
+}
+
+/**
+ * The page's own policy: scripts, styles and API calls from this service only, nothing
+ * inline. The JSON API keeps `default-src 'none'` (see security-headers.ts).
+ */
+export function bookingPagePolicy(instance: Instance): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "connect-src 'self'",
+    "img-src 'self' data:",
+    "base-uri 'none'",
+    "form-action 'self'",
+    `frame-ancestors ${frameAncestors(instance)}`,
+  ].join('; ')
+}
+
+export async function bookingPageRoutes(app: FastifyInstance): Promise<void> {
+  app.get<{ Params: { instance: string } }>('/book/:instance', async (request, reply) => {
+    const catalog = app.tourdesk.catalogs.get(request.params.instance)
+    if (!catalog) throw new ApiError('not_found', `Nothing is at ${request.url.split('?')[0]}`)
+    const bundle = await pageBundle()
+    return reply
+      .type('text/html; charset=utf-8')
+      .header('Content-Security-Policy', bookingPagePolicy(catalog.instance))
+      .header('Cache-Control', 'no-cache')
+      .send(pageShell(catalog.instance, bundle))
+  })
+
+  app.get<{ Params: { file: string } }>(`${ASSET_PATH}/:file`, async (request, reply) => {
+    const asset = (await pageBundle()).assets.get(request.params.file)
+    if (!asset) throw new ApiError('not_found', `Nothing is at ${request.url.split('?')[0]}`)
+    return reply
+      .type(asset.contentType)
+      .header('Cache-Control', 'public, max-age=31536000, immutable')
+      .send(asset.body)
+  })
+}

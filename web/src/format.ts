@@ -1,0 +1,79 @@
+/**
+ * Money, dates, times and durations in the guest's own locale (Intl), with times read in
+ * the operator's zone: a departure happens where the tour is, not where the guest sits.
+ */
+export class Formats {
+  readonly guestZone: string
+  private readonly money: Intl.NumberFormat
+  private readonly minorDigits: number
+
+  constructor(readonly locale: string, readonly operatorZone: string, currency: string) {
+    this.guestZone = new Intl.DateTimeFormat().resolvedOptions().timeZone
+    this.money = new Intl.NumberFormat(locale, { style: 'currency', currency })
+    this.minorDigits = this.money.resolvedOptions().maximumFractionDigits ?? 2
+  }
+
+  /** Integer minor units (cents) as the guest writes money, e.g. "€55.00" or "55,00 €". */
+  price(minor: number): string {
+    return this.money.format(minor / 10 ** this.minorDigits)
+  }
+
+  /** A YYYY-MM-DD calendar date as "Tue, 24 Nov" (weekday, day and month). */
+  day(date: string, style: 'short' | 'long' = 'short'): string {
+    const [y, m, d] = date.split('-').map(Number)
+    return new Intl.DateTimeFormat(this.locale, { weekday: style, day: 'numeric', month: style, year: style === 'long' ? 'numeric' : undefined, timeZone: 'UTC' })
+      .format(Date.UTC(y, m - 1, d, 12))
+  }
+
+  /** The clock time of an instant in the operator's zone, e.g. "20:30" or "8:30 PM". */
+  time(instant: string): string {
+    return new Intl.DateTimeFormat(this.locale, { hour: 'numeric', minute: '2-digit', timeZone: this.operatorZone }).format(new Date(instant))
+  }
+
+  /** Date and time of an instant in the operator's zone, with the zone's name when it is not the guest's. */
+  dateTime(instant: string): string {
+    return new Intl.DateTimeFormat(this.locale, {
+      weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', hour: 'numeric', minute: '2-digit',
+      timeZone: this.operatorZone, timeZoneName: this.zonesDiffer() ? 'short' : undefined,
+    }).format(new Date(instant))
+  }
+
+  /** The calendar date (YYYY-MM-DD) of an instant in the operator's zone. */
+  operatorDate(instant: string): string {
+    return new Intl.DateTimeFormat('en-CA', { year: 'numeric', month: '2-digit', day: '2-digit', timeZone: this.operatorZone }).format(new Date(instant))
+  }
+
+  /** 135 as "2 hours, 15 minutes" in the guest's language. */
+  duration(minutes: number): string {
+    const unit = (value: number, name: 'hour' | 'minute') => new Intl.NumberFormat(this.locale, { style: 'unit', unit: name, unitDisplay: 'long' }).format(value)
+    const hours = Math.floor(minutes / 60)
+    const rest = minutes % 60
+    const parts = [hours > 0 ? unit(hours, 'hour') : '', rest > 0 || hours === 0 ? unit(rest, 'minute') : ''].filter(Boolean)
+    return this.list(parts)
+  }
+
+  /** ISO language codes as names in the guest's language, e.g. "English, Portuguese and Spanish". */
+  languages(codes: string[]): string {
+    const names = new Intl.DisplayNames([this.locale], { type: 'language' })
+    return this.list(codes.map((code) => names.of(code) ?? code))
+  }
+
+  percent(value: number): string {
+    return new Intl.NumberFormat(this.locale, { style: 'percent' }).format(value / 100)
+  }
+
+  list(items: string[]): string {
+    return new Intl.ListFormat(this.locale, { style: 'long', type: 'conjunction' }).format(items)
+  }
+
+  /** True when the guest's device is in another time zone than the operator's (compared by the zones' names now). */
+  zonesDiffer(): boolean {
+    return this.zoneName(this.guestZone) !== this.zoneName(this.operatorZone)
+  }
+
+  /** A zone's long name in the guest's language, e.g. "Western European Standard Time". */
+  zoneName(zone: string): string {
+    const parts = new Intl.DateTimeFormat(this.locale, { timeZone: zone, timeZoneName: 'long' }).formatToParts(new Date())
+    return parts.find((p) => p.type === 'timeZoneName')?.value ?? zone
+  }
+}

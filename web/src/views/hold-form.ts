@@ -1,0 +1,303 @@
+import type { Availability, Slot } from '../../../src/schemas/availability.ts'
+import type { Booking } from '../../../src/schemas/booking.ts'
+import type { Tour } from '../../../src/schemas/tour.ts'
+import { h, Message, replaceContent } from '../dom.ts'
+import type { Formats } from '../format.ts'
+import type { Place } from '../problems.ts'
+import { decoyFields } from './decoy-fields.ts'
+
+/** What the guest chose, as POST /booking takes it. */
+export interface HoldRequest {
+  tour_id: string
+  start: string
+  party: number
+  addons?: Record<string, number>
+  promo_code?: string
+  [decoy: string]: unknown
+}
+
+export interface HoldFormEvents {
+  submit(): void
+  /** The party changed (and is valid): availability must be read again for it. */
+  partyChanged(party: number): void
+  /** Earlier (-1) or later (+1) dates. */
+  page(direction: -1 | 1): void
+}
+
+function addDays(date: string, days: number): string {
+  const [y, m, d] = date.split('-').map(Number)
+  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10)
+}
+
+const sameInstant = (a: string, b: string) => Date.parse(a) === Date.parse(b)
+
+/**
+ * Party size, a 14-day date strip, the start times of the chosen day, add-ons and a promo
+ * code. Times that cannot be booked for the party are disabled radios, so they cannot be
+ * chosen with mouse or keyboard.
+ */
+export class HoldForm {
+  readonly element: HTMLFormElement
+  readonly party: HTMLInputElement
+  private readonly dates = h('div', { class: 'date-strip' })
+  private readonly times = h('div', { class: 'time-list' })
+  private readonly timesLegend = h('legend', {}, 'Start time')
+  private readonly earlier: HTMLButtonElement
+  private readonly submitButton = h('button', { type: 'submit', id: 'hold-button', class: 'primary' }, 'Hold these seats')
+  private readonly addonInputs = new Map<string, HTMLInputElement>()
+  private readonly promo = h('input', { id: 'promo', name: 'promo_code', type: 'text', maxlength: 64, autocomplete: 'off', autocapitalize: 'characters', spellcheck: 'false' })
+  private readonly decoys = decoyFields('hold')
+  private readonly messages = new Map<Place, Message>()
+  private availability: Availability | null = null
+  private firstDate: string | null = null
+  private today: string | null = null
+  private date: string | null = null
+  private start: string | null = null
+  /** The guest's own hold, whose seats count as free for the guest when changing it. */
+  private held: { start: string, party: number } | null = null
+
+  constructor(private readonly formats: Formats, private readonly tour: Tour, private readonly events: HoldFormEvents) {
+    const { min, max } = tour.party
+    this.party = h('input', { id: 'party', name: 'party', type: 'number', min, max, step: 1, inputmode: 'numeric', value: Math.max(min, Math.min(2, max)), 'aria-describedby': 'party-hint', required: true })
+    this.party.addEventListener('change', () => {
+      const party = this.readParty()
+      if (party !== null) events.partyChanged(party)
+    })
+    this.earlier = h('button', { type: 'button', class: 'secondary', onclick: () => events.page(-1) }, 'Earlier dates')
+    this.promo.addEventListener('input', () => this.message('promo').clear())
+    const dateSet = h('fieldset', { class: 'dates', 'aria-describedby': 'zone-note' },
+      h('legend', {}, 'Date'), this.dates,
+      h('div', { class: 'strip-nav' }, this.earlier, h('button', { type: 'button', class: 'secondary', onclick: () => events.page(1) }, 'Later dates')),
+      this.messageElement('date', 'date-message'))
+    const timeSet = h('fieldset', { class: 'times' }, this.timesLegend, this.times, this.messageElement('time', 'time-message'))
+    this.element = h('form', { class: 'hold-form', novalidate: true, 'aria-labelledby': 'book-title', onsubmit: (event) => { event.preventDefault(); events.submit() } },
+      h('div', { class: 'field' },
+        h('label', { for: 'party' }, 'Number of people'),
+        h('p', { class: 'hint', id: 'party-hint' }, `${min} to ${max} people`),
+        this.party, this.messageElement('party', 'party-message', this.party)),
+      dateSet,
+      this.zoneNote(),
+      timeSet,
+      this.addonsSet(),
+      h('div', { class: 'field' },
+        h('label', { for: 'promo' }, 'Promo code (optional)'),
+        this.promo, this.messageElement('promo', 'promo-message', this.promo)),
+      this.decoys.element,
+      this.submitButton,
+      this.messageElement('action', 'hold-message'),
+    )
+  }
+
+  message(place: Place): Message {
+    return this.messages.get(place) ?? this.messages.get(place.startsWith('addons.') ? 'addons' : 'action')!
+  }
+
+  clearMessages(): void {
+    for (const message of this.messages.values()) message.clear()
+  }
+
+  /** Shows a fresh availability answer, keeping the chosen day and time when they are still there. */
+  showAvailability(availability: Availability): void {
+    this.availability = availability
+    this.firstDate = availability.date
+    this.today ??= availability.date
+    this.earlier.disabled = availability.date <= this.today
+    const days = Array.from({ length: availability.days }, (_, i) => addDays(availability.date, i))
+    if (this.date === null || !days.includes(this.date)) {
+      this.date = days.find((d) => this.slotsOn(d).some((s) => this.bookable(s))) ?? days.find((d) => this.slotsOn(d).length > 0) ?? days[0]
+    }
+    // A chosen time that can no longer be booked (sold out, or too few seats for the party) is dropped.
+    const chosen = this.start === null ? undefined : availability.slots.find((s) => sameInstant(s.start, this.start!))
+    if (chosen && !this.bookable(chosen)) this.start = null
+    this.renderDates(days)
+    this.renderTimes()
+  }
+
+  /** Marks the guest's current hold (or none) and relabels the button to match. */
+  setHeld(held: Booking | null): void {
+    this.held = held ? { start: held.start, party: held.party } : null
+    this.submitButton.textContent = this.buttonLabel()
+    if (this.availability) this.renderTimes()
+  }
+
+  /** While a hold is being sent the button says so and ignores presses (it keeps focus, unlike `disabled`). */
+  setBusy(busy: boolean): void {
+    this.submitButton.setAttribute('aria-disabled', String(busy))
+    this.submitButton.textContent = busy ? 'Holding your seats…' : this.buttonLabel()
+  }
+
+  isBusy(): boolean {
+    return this.submitButton.getAttribute('aria-disabled') === 'true'
+  }
+
+  private buttonLabel(): string {
+    return this.held ? 'Update my hold' : 'Hold these seats'
+  }
+
+  /** Puts a booking's choices back into the form (a reload during a hold). */
+  restore(booking: Booking): void {
+    this.party.value = String(booking.party)
+    for (const line of booking.addons) {
+      const input = this.addonInputs.get(line.id)
+      if (input) input.value = String(line.quantity)
+    }
+    this.promo.value = booking.promo_code ?? ''
+    this.start = booking.start
+    this.date = this.formats.operatorDate(booking.start)
+    this.firstDate = this.date
+  }
+
+  /** The first day to ask availability for: null is today. */
+  firstDay(): string | null {
+    return this.firstDate
+  }
+
+  shiftedFirstDay(direction: -1 | 1): string | null {
+    if (!this.availability) return null
+    const next = addDays(this.availability.date, direction * 14)
+    return this.today !== null && next < this.today ? this.today : next
+  }
+
+  /** The party size if it is a whole number in the tour's range; otherwise says why and gives null. */
+  readParty(): number | null {
+    const message = this.message('party')
+    const { min, max } = this.tour.party
+    const value = Number(this.party.value)
+    if (this.party.value.trim() === '' || !Number.isInteger(value) || value < min || value > max) {
+      message.show(`Please enter a number of people from ${min} to ${max}.`)
+      return null
+    }
+    message.clear()
+    return value
+  }
+
+  /** The request for POST /booking, or null after showing what is missing (the first problem gets focus). */
+  read(): HoldRequest | null {
+    this.clearMessages()
+    const party = this.readParty()
+    const problems: HTMLElement[] = party === null ? [this.party] : []
+    if (this.start === null) {
+      this.message('time').show('Please choose a start time.')
+      problems.push(this.times.querySelector<HTMLElement>('input:not([disabled])') ?? this.times)
+    }
+    const addons: Record<string, number> = {}
+    for (const addon of this.tour.addons) {
+      const input = this.addonInputs.get(addon.id)!
+      const quantity = input.value.trim() === '' ? 0 : Number(input.value)
+      if (!Number.isInteger(quantity) || quantity < 0 || quantity > addon.max_quantity) {
+        this.message(`addons.${addon.id}`).show(`Please enter a quantity from 0 to ${addon.max_quantity}.`)
+        problems.push(input)
+      } else if (quantity > 0) {
+        addons[addon.id] = quantity
+      }
+    }
+    if (problems.length > 0) {
+      problems[0].focus()
+      return null
+    }
+    const promo = this.promo.value.trim()
+    return {
+      tour_id: this.tour.id,
+      start: this.start!,
+      party: party!,
+      ...(Object.keys(addons).length > 0 ? { addons } : {}),
+      ...(promo ? { promo_code: promo } : {}),
+      ...this.decoys.values(),
+    }
+  }
+
+  private messageElement(place: Place, id: string, field?: HTMLElement): HTMLElement {
+    const message = new Message(id, field)
+    this.messages.set(place, message)
+    return message.element
+  }
+
+  private zoneNote(): HTMLElement {
+    const { formats } = this
+    const text = formats.zonesDiffer()
+      ? `Times are local to the tour: ${formats.zoneName(formats.operatorZone)} (${formats.operatorZone}). Your device is set to ${formats.zoneName(formats.guestZone)}.`
+      : `Times are local to the tour (${formats.operatorZone}).`
+    return h('p', { class: 'hint zone-note', id: 'zone-note' }, text)
+  }
+
+  private addonsSet(): HTMLElement | null {
+    if (this.tour.addons.length === 0) return null
+    return h('fieldset', { class: 'addons' },
+      h('legend', {}, 'Extras (optional)'),
+      this.tour.addons.map((addon) => {
+        const id = `addon-${addon.id}`
+        const input = h('input', { id, name: id, type: 'number', min: 0, max: addon.max_quantity, step: 1, value: 0, inputmode: 'numeric', 'aria-describedby': `${id}-hint` })
+        this.addonInputs.set(addon.id, input)
+        const per = addon.per === 'person' ? 'per person, for everyone in your group' : 'per booking'
+        return h('div', { class: 'field addon' },
+          h('label', { for: id }, addon.name),
+          h('p', { class: 'hint', id: `${id}-hint` }, `${addon.description} ${this.formats.price(addon.price.amount)} ${per}; up to ${addon.max_quantity}.`),
+          input, this.messageElement(`addons.${addon.id}`, `${id}-message`, input))
+      }),
+      this.messageElement('addons', 'addons-message'))
+  }
+
+  private slotsOn(date: string): Slot[] {
+    return this.availability?.slots.filter((s) => s.date === date) ?? []
+  }
+
+  private isHeld(slot: Slot): boolean {
+    return this.held !== null && sameInstant(this.held.start, slot.start)
+  }
+
+  /** Seats this guest could take: the guest's own held seats count as free, since a new hold replaces the old one. */
+  private free(slot: Slot): number {
+    return slot.remaining + (this.isHeld(slot) ? this.held!.party : 0)
+  }
+
+  private bookable(slot: Slot): boolean {
+    const party = Number(this.party.value) || this.tour.party.min
+    return slot.status !== 'closed' && this.free(slot) >= party
+  }
+
+  private renderDates(days: string[]): void {
+    replaceContent(this.dates, days.map((date) => {
+      const slots = this.slotsOn(date)
+      const open = slots.filter((s) => this.bookable(s)).length
+      const note = slots.length === 0 ? 'No tours' : open === 0 ? 'Full' : `${open} ${open === 1 ? 'time' : 'times'}`
+      const id = `date-${date}`
+      const input = h('input', { type: 'radio', name: 'date', id, value: date, class: 'chip-input', checked: date === this.date, disabled: slots.length === 0 })
+      input.addEventListener('change', () => {
+        this.date = date
+        this.renderTimes()
+      })
+      return h('span', { class: 'chip' }, input,
+        h('label', { for: id }, h('span', { class: 'chip-main' }, this.formats.day(date)), h('span', { class: 'chip-note' }, note)))
+    }))
+  }
+
+  private renderTimes(): void {
+    const slots = this.date ? this.slotsOn(this.date) : []
+    this.timesLegend.textContent = this.date ? `Start time on ${this.formats.day(this.date, 'long')}` : 'Start time'
+    if (slots.length === 0) {
+      replaceContent(this.times, h('p', { class: 'hint' }, 'No departures on this day. Please choose another date.'))
+      return
+    }
+    replaceContent(this.times, slots.map((slot) => {
+      const id = `time-${slot.date}-${slot.time.replace(':', '')}`
+      const { remaining } = slot
+      const bookable = this.bookable(slot)
+      const limited = remaining < slot.capacity / 2
+      const note = slot.status === 'closed' ? 'Booking closed'
+        : this.isHeld(slot) ? 'Held for you'
+          : remaining === 0 ? 'Sold out'
+            : !bookable ? `Only ${remaining} left, fewer than your group`
+              : limited ? `Only ${remaining} left` : `${remaining} seats left`
+      const input = h('input', {
+        type: 'radio', name: 'start', id, value: slot.start, class: 'chip-input',
+        checked: this.start !== null && sameInstant(this.start, slot.start) && bookable, disabled: !bookable,
+      })
+      input.addEventListener('change', () => {
+        this.start = slot.start
+        this.message('time').clear()
+      })
+      return h('span', { class: `chip${bookable ? (limited ? ' limited' : '') : ' unavailable'}` }, input,
+        h('label', { for: id }, h('span', { class: 'chip-main' }, this.formats.time(slot.start)), h('span', { class: 'chip-note' }, note)))
+    }))
+  }
+}

@@ -1,0 +1,89 @@
+import type { Booking } from '../../../src/schemas/booking.ts'
+import type { Policies } from '../../../src/schemas/policy.ts'
+import type { Tour } from '../../../src/schemas/tour.ts'
+import { h, Message } from '../dom.ts'
+import type { Formats } from '../format.ts'
+import type { Page, View } from '../page.ts'
+import { explainError } from '../problems.ts'
+import { BookingSection } from './booking-section.ts'
+
+function fact(term: string, ...detail: (Node | string)[]): HTMLElement {
+  return h('div', {}, h('dt', {}, term), h('dd', {}, ...detail))
+}
+
+function tourFacts(formats: Formats, tour: Tour): HTMLElement {
+  const point = tour.meeting_point
+  return h('dl', { class: 'facts' },
+    fact('Price', `${formats.price(tour.price.amount)} per person`),
+    fact('Duration', formats.duration(tour.duration_minutes)),
+    fact('Languages', formats.languages(tour.languages)),
+    fact('Group size', `${tour.party.min} to ${tour.party.max} people`),
+    fact('Meeting point', `${point.name}, ${point.address}`),
+    fact('Confirmation', tour.confirmation === 'instant'
+      ? 'Confirmed as soon as you book'
+      : 'The operator confirms your request, usually within a few hours'),
+  )
+}
+
+/** The cancellation tiers as sentences: "Cancel 48 hours or more before the start: free of charge." */
+function policySection(formats: Formats, policies: Policies): HTMLElement {
+  const { cancellation, payment } = policies
+  const tiers = [...cancellation.tiers].sort((a, b) => b.hours_before_start - a.hours_before_start)
+  const fee = (percent: number) => percent === 0 ? 'free of charge' : percent === 100 ? 'the full price' : `${formats.percent(percent)} of the price`
+  const items = tiers.map((tier, i) => {
+    const hours = tier.hours_before_start
+    const previous = i > 0 ? tiers[i - 1].hours_before_start : null
+    const when = previous === null ? (hours > 0 ? `${hours} hours or more before the start` : 'any time before the start')
+      : hours > 0 ? `between ${previous} and ${hours} hours before the start` : `less than ${previous} hours before the start`
+    return h('li', {}, `Cancel ${when}: ${fee(tier.fee_percent)}.`)
+  })
+  items.push(h('li', {}, `Not turning up: ${fee(cancellation.no_show_fee_percent)}.`))
+  return h('section', { class: 'policy', 'aria-labelledby': 'policy-title' },
+    h('h2', { id: 'policy-title' }, 'Cancellation and payment'),
+    h('p', {}, cancellation.summary),
+    h('ul', {}, items),
+    h('p', {}, `Nothing is charged when you book: you pay on arrival (${formats.list(payment.methods)}).`),
+  )
+}
+
+/** One tour: its details, add-ons, policy in plain words, and the booking section. */
+export function renderTourPage(page: Page, tourId: string, held: Booking | null): View {
+  const title = h('h1', { id: 'page-title' }, 'Loading tour…')
+  const problem = new Message('tour-error')
+  const body = h('div', { class: 'tour-body' })
+  let section: BookingSection | null = null
+  let disposed = false
+  const element = h('div', { class: 'view tour-view' },
+    h('p', { class: 'back' }, h('a', { href: page.listHref(), onclick: (event) => page.follow(event, null) }, '← All tours')),
+    title, problem.element, body)
+
+  void (async () => {
+    try {
+      const [tour, policies] = await Promise.all([
+        page.api.get<Tour>(`/tours/${encodeURIComponent(tourId)}`),
+        page.api.get<Policies>('/policies'),
+      ])
+      if (disposed) return
+      title.textContent = tour.title
+      document.title = `${tour.title} · ${page.operatorName}`
+      section = new BookingSection(page, tour, policies, held)
+      body.append(
+        h('p', { class: 'summary' }, tour.summary),
+        tourFacts(page.formats, tour),
+        h('p', { class: 'description' }, tour.description),
+        policySection(page.formats, policies),
+        section.element,
+      )
+    } catch (err) {
+      title.textContent = 'Tour not available'
+      problem.show(explainError(err).text)
+    }
+  })()
+  return {
+    element,
+    dispose: () => {
+      disposed = true
+      section?.dispose()
+    },
+  }
+}
