@@ -9,8 +9,11 @@ export const INSTANCE_ROUTE_PREFIX = '/api/:instance'
 type JsonSchema = Record<string, unknown>
 
 const EVERY_ROUTE: ErrorCode[] = ['not_found', 'method_not_allowed', 'rate_limited', 'internal', 'unavailable']
-const WITH_BODY: ErrorCode[] = ['payload_too_large', 'unsupported_media_type', 'invalid_json', 'validation_failed', 'origin_not_allowed']
-const WITH_QUERY: ErrorCode[] = ['validation_failed']
+/** The Origin check and the JSON body reader run on every POST and DELETE, whether or not the route takes a body. */
+const STATE_CHANGING: ErrorCode[] = ['payload_too_large', 'unsupported_media_type', 'invalid_json', 'origin_not_allowed']
+const STATE_CHANGING_METHODS = new Set(['POST', 'DELETE'])
+/** A body, query or path schema rejects what it does not accept. */
+const WITH_SCHEMA: ErrorCode[] = ['validation_failed']
 
 /** Copies a schema, writing every named sub-schema as a $ref to its component. */
 function toDocumentSchema(schema: unknown, components: Record<string, JsonSchema>, isRoot = false): unknown {
@@ -51,8 +54,8 @@ function parameters(route: RouteOptions, components: Record<string, JsonSchema>)
 
 function errorResponses(route: RouteOptions): Record<string, JsonSchema> {
   const codes = new Set<ErrorCode>([...EVERY_ROUTE, ...(route.config?.errors ?? [])])
-  if (route.schema?.body) WITH_BODY.forEach((c) => codes.add(c))
-  if (route.schema?.querystring) WITH_QUERY.forEach((c) => codes.add(c))
+  if ([route.method].flat().some((m) => STATE_CHANGING_METHODS.has(m))) STATE_CHANGING.forEach((c) => codes.add(c))
+  if (route.schema?.body || route.schema?.querystring || route.schema?.params) WITH_SCHEMA.forEach((c) => codes.add(c))
   const byStatus = new Map<number, ErrorCode[]>()
   for (const code of codes) byStatus.set(ERROR_CODES[code].status, [...(byStatus.get(ERROR_CODES[code].status) ?? []), code])
   return Object.fromEntries([...byStatus].sort(([a], [b]) => a - b).map(([status, list]) => [String(status), {

@@ -1,0 +1,216 @@
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import { Validator } from '@seriousme/openapi-schema-validator'
+import { build, type TestService } from '../helpers/build.ts'
+
+type Operation = { parameters?: Parameter[], requestBody?: any, responses: Record<string, any> }
+type Parameter = { name: string, in: string, required: boolean, schema: Record<string, unknown> }
+
+/** The error table of CONTRACT.md: every code with its status. */
+const CONTRACT_ERRORS: Record<string, number> = {
+  invalid_json: 400,
+  validation_failed: 400,
+  csrf_missing: 403,
+  csrf_invalid: 403,
+  origin_not_allowed: 403,
+  not_found: 404,
+  tour_not_found: 404,
+  no_booking: 404,
+  method_not_allowed: 405,
+  insufficient_capacity: 409,
+  cancellation_not_allowed: 409,
+  idempotency_in_flight: 409,
+  hold_expired: 410,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  slot_not_found: 422,
+  cutoff_passed: 422,
+  party_out_of_range: 422,
+  invalid_addon: 422,
+  invalid_promo_code: 422,
+  date_out_of_range: 422,
+  idempotency_key_reused: 422,
+  rate_limited: 429,
+  internal: 500,
+  unavailable: 503,
+}
+
+async function openapi(service: TestService, prefix = 'lisbon') {
+  const res = await service.client(prefix).get('/openapi.json')
+  assert.equal(res.status, 200)
+  assert.equal(res.headers.get('content-type')?.split(';')[0], 'application/json')
+  return res.body as { openapi: string, info: { version: string }, servers: { url: string }[], paths: Record<string, Record<string, Operation>>, components: { schemas: Record<string, unknown> }, 'x-error-codes': Record<string, { status: number }> }
+}
+
+function operations(document: Awaited<ReturnType<typeof openapi>>): [string, string, Operation][] {
+  return Object.entries(document.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => [method.toUpperCase(), path, op] as [string, string, Operation]))
+}
+
+function documentedCodes(op: Operation, status: number): string[] {
+  return op.responses[String(status)]?.['x-error-codes'] ?? []
+}
+
+test('/openapi.json validates as OpenAPI 3.1 and every $ref in it resolves', async (t) => {
+  const service = await build(t)
+  const document = await openapi(service)
+  const validator = new Validator()
+  const result = await validator.validate(structuredClone(document))
+  assert.equal(result.valid, true, JSON.stringify(result.errors, null, 2))
+  assert.equal(validator.version, '3.1')
+  assert.doesNotThrow(() => validator.resolveRefs())
+})
+
+test('/openapi.json is OpenAPI 3.1.0 with info.version 1.4.0, served for each instance at its own base', async (t) => {
+  const service = await build(t)
+  const lisbon = await openapi(service, 'lisbon')
+  const nyc = await openapi(service, 'nyc')
+  for (const [document, prefix] of [[lisbon, 'lisbon'], [nyc, 'nyc']] as const) {
+    assert.equal(document.openapi, '3.1.0')
+    assert.equal(document.info.version, '1.4.0')
+    assert.deepEqual(document.servers.map((s) => s.url), [`/api/${prefix}`])
+  }
+  assert.deepEqual({ ...lisbon, servers: [] }, { ...nyc, servers: [] }, 'the interface is the same for every instance')
+})
+
+test('every route the index lists, and the index itself, is documented with its methods', async (t) => {
+  const service = await build(t)
+  const document = await openapi(service)
+  const index = await service.client().get('')
+  assert.equal(index.body.endpoints.length, 10)
+  const routes = [['GET', '/'], ...index.body.endpoints.flatMap((entry: string) => {
+    const [methods, target] = entry.split(' ')
+    const path = target.replace('/api/lisbon', '').split('?')[0]
+    return methods.split('|').map((method) => [method, path])
+  })]
+  for (const [method, path] of routes) {
+    assert.ok(document.paths[path]?.[method.toLowerCase()], `${method} ${path} is documented`)
+  }
+  assert.equal(operations(document).length, routes.length, 'no operation is documented that the index does not list')
+})
+
+test('every error code of CONTRACT.md is documented with its status, on the operations and in x-error-codes', async (t) => {
+  const service = await build(t)
+  const document = await openapi(service)
+  for (const [code, status] of Object.entries(CONTRACT_ERRORS)) {
+    assert.equal(document['x-error-codes'][code]?.status, status, `x-error-codes lists ${code} as ${status}`)
+    const where = operations(document).filter(([, , op]) => documentedCodes(op, status).includes(code))
+    assert.ok(where.length > 0, `some operation documents ${code} under ${status}`)
+  }
+})
+
+test('every operation documents the routing, rate-limit and server errors, with Allow on 405 and Retry-After on 429', async (t) => {
+  const service = await build(t)
+  const document = await openapi(service)
+  for (const [method, path, op] of operations(document)) {
+    const name = `${method} ${path}`
+    assert.ok(documentedCodes(op, 404).includes('not_found'), name)
+    assert.ok(documentedCodes(op, 405).includes('method_not_allowed'), name)
+    assert.ok(documentedCodes(op, 429).includes('rate_limited'), name)
+    assert.ok(documentedCodes(op, 500).includes('internal'), name)
+    assert.ok(documentedCodes(op, 503).includes('unavailable'), name)
+    assert.ok(op.responses['405'].headers?.Allow, `${name} documents Allow on 405`)
+    assert.ok(op.responses['429'].headers?.['Retry-After'], `${name} documents Retry-After on 429`)
+    for (const [status, response] of Object.entries(op.responses)) {
+      if (Number(status) < 400) continue
+      assert.deepEqual(response.content, { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } }, `${name} ${status} is a Problem`)
+    }
+  }
+})
+
+test('the read side documents its own errors', async (t) => {
+  const service = await build(t)
+  const { paths } = await openapi(service)
+  const availability = paths['/availability'].get
+  assert.ok(documentedCodes(availability, 400).includes('validation_failed'))
+  assert.ok(documentedCodes(availability, 404).includes('tour_not_found'))
+  assert.deepEqual(documentedCodes(availability, 422).sort(), ['date_out_of_range', 'party_out_of_range'])
+  assert.ok(documentedCodes(paths['/tours/{id}'].get, 404).includes('tour_not_found'))
+})
+
+test('operations with path parameters or a validated query document 400 validation_failed, and an over-long tour id gets it', async (t) => {
+  const service = await build(t)
+  const document = await openapi(service)
+  for (const [method, path, op] of operations(document)) {
+    if ((op.parameters ?? []).some((p) => p.in === 'path')) {
+      assert.ok(documentedCodes(op, 400).includes('validation_failed'), `${method} ${path} documents 400 validation_failed`)
+    }
+  }
+  for (const path of ['/tours', '/availability']) assert.ok(documentedCodes(document.paths[path].get, 400).includes('validation_failed'), path)
+  // The client checks the answer against the document.
+  const res = await service.client().get(`/tours/${'a'.repeat(65)}`)
+  assert.equal(res.status, 400, res.text)
+  assert.equal(res.body.code, 'validation_failed')
+  assert.ok(res.body.errors.some((e: { field: string }) => e.field === 'id'), res.text)
+})
+
+test('every POST and DELETE documents the errors any state-changing request can get, and answers them as documented', async (t) => {
+  const service = await build(t)
+  const document = await openapi(service)
+  const expected: [number, string][] = [[403, 'origin_not_allowed'], [415, 'unsupported_media_type'], [413, 'payload_too_large'], [400, 'invalid_json']]
+  for (const [method, path, op] of operations(document)) {
+    if (method !== 'POST' && method !== 'DELETE') continue
+    for (const [status, code] of expected) assert.ok(documentedCodes(op, status).includes(code), `${method} ${path} documents ${status} ${code}`)
+  }
+  // The client checks each answer against the document, including on routes without a body schema.
+  const client = service.client()
+  const foreign = await client.post('/session', undefined, { headers: { origin: 'https://evil.example' } })
+  assert.equal(foreign.status, 403, foreign.text)
+  assert.equal(foreign.body.code, 'origin_not_allowed')
+  const text = await client.delete('/booking', { headers: { 'content-type': 'text/plain' }, body: 'release', raw: true })
+  assert.equal(text.status, 415, text.text)
+  const broken = await client.post('/session', '{', { raw: true })
+  assert.equal(broken.status, 400, broken.text)
+  assert.equal(broken.body.code, 'invalid_json')
+})
+
+test('GET /availability documents its query exactly as the interface gives it', async (t) => {
+  const service = await build(t)
+  const { paths } = await openapi(service)
+  const byName = new Map((paths['/availability'].get.parameters ?? []).map((p) => [p.name, p]))
+  assert.deepEqual([...byName.keys()].sort(), ['date', 'days', 'party', 'tour'])
+  for (const p of byName.values()) assert.equal(p.in, 'query')
+  assert.equal(byName.get('tour')!.required, true)
+  for (const name of ['date', 'party', 'days']) assert.equal(byName.get(name)!.required, false, name)
+  assert.equal(byName.get('date')!.schema.format, 'date')
+  assert.equal(byName.get('party')!.schema.type, 'integer')
+  assert.equal(byName.get('party')!.schema.minimum, 1)
+  assert.deepEqual([byName.get('days')!.schema.type, byName.get('days')!.schema.minimum, byName.get('days')!.schema.maximum, byName.get('days')!.schema.default], ['integer', 1, 14, 7])
+  const tours = new Map((paths['/tours'].get.parameters ?? []).map((p) => [p.name, p]))
+  assert.equal(tours.get('q')?.required, false)
+})
+
+test('POST and DELETE /booking document the required X-CSRF-Token header', async (t) => {
+  const service = await build(t)
+  const { paths } = await openapi(service)
+  for (const method of ['post', 'delete']) {
+    const header = paths['/booking'][method].parameters?.find((p) => p.in === 'header' && p.name.toLowerCase() === 'x-csrf-token')
+    assert.equal(header?.required, true, `${method} /booking`)
+  }
+})
+
+test('component schemas have real names, and every record and body refers to one', async (t) => {
+  const service = await build(t)
+  const document = await openapi(service)
+  const names = Object.keys(document.components.schemas)
+  for (const name of names) {
+    assert.match(name, /^[A-Z][A-Za-z]+$/, `component ${name} has a PascalCase name`)
+    assert.doesNotMatch(name, /^(Def|Schema|Type|Object|Anonymous|Model)\d*$/i, `component ${name} names what it is`)
+  }
+  for (const record of ['IndexDocument', 'TourList', 'Tour', 'Availability', 'Slot', 'Policies', 'SessionGrant', 'Booking', 'Problem']) {
+    assert.ok(names.includes(record), `components.schemas has ${record}`)
+  }
+  const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
+  const success = (method: string, path: string) => document.paths[path][method].responses['200'].content['application/json'].schema
+  assert.deepEqual(success('get', '/'), ref('IndexDocument'))
+  assert.deepEqual(success('get', '/tours'), ref('TourList'))
+  assert.deepEqual(success('get', '/tours/{id}'), ref('Tour'))
+  assert.deepEqual(success('get', '/availability'), ref('Availability'))
+  assert.deepEqual(success('get', '/policies'), ref('Policies'))
+  for (const [method, path, op] of operations(document)) {
+    if (path === '/openapi.json') continue
+    assert.match(success(method.toLowerCase(), path).$ref ?? '', /^#\/components\/schemas\/[A-Z]/, `${method} ${path} answers a named record`)
+    if (op.requestBody) {
+      assert.match(op.requestBody.content['application/json'].schema.$ref ?? '', /^#\/components\/schemas\/[A-Z]/, `${method} ${path} takes a named body`)
+    }
+  }
+})
