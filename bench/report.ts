@@ -1,0 +1,79 @@
+import type { LoadFigures } from './load.ts'
+import type { BenchReport, MeasuredDatabase } from './results-model.ts'
+import { checkTargets } from './targets.ts'
+
+const DIALECT_NAMES = { sqlite: 'SQLite', postgres: 'PostgreSQL' } as const
+const MB = 1024 * 1024
+
+const count = (n: number) => Math.round(n).toLocaleString('en')
+const ms = (n: number) => n.toFixed(n < 10 ? 2 : 1)
+const megabytes = (bytes: number | null) => (bytes === null ? 'n/a' : `${(bytes / MB).toFixed(0)} MB`)
+
+function table(header: string[], rows: string[][]): string {
+  return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n')
+}
+
+function figureCells(f: LoadFigures): string[] {
+  return [count(f.requestsPerSecond), ms(f.latencyMs.p50), ms(f.latencyMs.p99), ms(f.latencyMs.max), count(f.errors)]
+}
+
+function statusNote(f: LoadFigures): string {
+  const failures = Object.entries(f.statusCodes).filter(([code]) => !code.startsWith('2'))
+  return failures.length === 0 ? '' : ` (${failures.map(([code, n]) => `${n}× ${code}`).join(', ')})`
+}
+
+function databaseSection(result: MeasuredDatabase, settings: BenchReport['settings']): string {
+  const { small, large } = result.growth.sizes
+  const endpointRows = [
+    ['ceiling: GET / → {"ok":true}', ...figureCells(result.ceiling), '1.00'],
+    ...result.endpoints.map((e) => [e.request, ...figureCells(e).slice(0, 4), `${count(e.errors)}${statusNote(e)}`, e.ratioToCeiling.toFixed(2)]),
+  ]
+  const sizeLabel = (s: typeof small) => `${count(s.tours)} tours, ${count(s.bookings)} bookings`
+  const growthRows = result.growth.endpoints.flatMap((g) => [
+    [g.request, sizeLabel(small), ...figureCells(g.small), ms(g.small.latencyMs.mean), ''],
+    [g.request, sizeLabel(large), ...figureCells(g.large), ms(g.large.latencyMs.mean), `${g.meanLatencyRatio.toFixed(2)}× mean, ${g.p99LatencyRatio.toFixed(2)}× p99`],
+  ])
+  const { growth } = settings
+  return [
+    `## ${DIALECT_NAMES[result.dialect]}`,
+    '',
+    `${settings.connections} connections, ${settings.durationSeconds} s per endpoint after ${settings.warmupSeconds} s of warm-up; latencies in ms.`,
+    '',
+    table(['endpoint', 'req/s', 'p50', 'p99', 'max', 'errors', 'ratio to ceiling'], endpointRows),
+    '',
+    `- Peak RSS of the service over these runs: ${megabytes(result.peakRssBytes)}.`,
+    `- Cold start, spawn to first answer on a fresh database: ${result.coldStartsMs.map((t) => `${Math.round(t)} ms`).join(', ')}.`,
+    '',
+    `### Growth (${growth.connections} connections, ${growth.durationSeconds} s per run, median of ${growth.rounds} rounds)`,
+    '',
+    table(['endpoint', 'database', 'req/s', 'p50', 'p99', 'max', 'errors', 'mean', 'large / small'], growthRows),
+    '',
+    `- Seeding took ${small.seedSeconds.toFixed(1)} s (small) and ${large.seedSeconds.toFixed(1)} s (large).`,
+    `- The large service (${count(large.tours)} tours) started in ${Math.round(large.coldStartMs)} ms and peaked at ${megabytes(large.peakRssBytes)}; the small one at ${megabytes(small.peakRssBytes)}.`,
+  ].join('\n')
+}
+
+export function formatReport(report: BenchReport): string {
+  const m = report.machine
+  const sections = report.databases.map((d) => (d.status === 'measured'
+    ? databaseSection(d, report.settings)
+    : `## ${DIALECT_NAMES[d.dialect]}\n\n${DIALECT_NAMES[d.dialect]}: ${d.status} (${d.reason})`))
+  const targets = checkTargets(report)
+  return [
+    `# tourdesk benchmark, ${report.date}${report.mode === 'quick' ? ' (quick run: figures not comparable)' : ''}`,
+    '',
+    `${m.cpus} × ${m.cpuModel}, ${megabytes(m.memoryBytes)} memory, ${m.platform}, Node.js ${m.node}. The load generator`
+      + ' (autocannon) runs on the same machine as the service, as issue 7 asks.',
+    ...(report.note ? ['', `Note: ${report.note}`] : []),
+    '',
+    `Run from ${report.startedAt} to ${report.finishedAt}. Reproduce with \`npm run bench\`${report.mode === 'quick' ? ' -- --quick' : ''}.`,
+    '',
+    ...sections.flatMap((s) => [s, '']),
+    '## Targets (issue 7)',
+    '',
+    targets.length === 0
+      ? 'No database was measured.'
+      : table(['database', 'figure', 'target', 'measured', 'met'], targets.map((t) => [DIALECT_NAMES[t.dialect], t.figure, t.target, t.measured, t.met ? 'yes' : 'NO'])),
+    '',
+  ].join('\n')
+}

@@ -1,0 +1,92 @@
+/**
+ * `npm run bench [-- --quick] [-- --out DIR] [-- --note TEXT]`: measures the service against
+ * a bare Fastify ceiling on SQLite, and on PostgreSQL when it is reachable, then prints the
+ * report and writes it as <date>.md and <date>.json (see README, "Benchmarks").
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import { Temporal } from 'temporal-polyfill'
+import { todayIn } from '../src/domain/instant-format.ts'
+import { BENCH_TIME_ZONE, writeBenchCatalog } from './catalog.ts'
+import { benchDatabase, type RunContext } from './database-run.ts'
+import { postgresDatabase, postgresUnavailableReason, sqliteDatabase, type BenchDatabase } from './databases.ts'
+import { ROOT } from './node-process.ts'
+import { formatReport } from './report.ts'
+import type { BenchReport, DatabaseResult, MeasuredDatabase } from './results-model.ts'
+import { startCeiling } from './service.ts'
+import { FULL, QUICK } from './settings.ts'
+
+const { values: args } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    out: { type: 'string' },
+    note: { type: 'string' },
+  },
+})
+const settings = args.quick ? QUICK : FULL
+// Quick runs only prove the bench works; their files go to the git-ignored test-output/.
+const outDir = args.out ?? join(ROOT, args.quick ? 'test-output/bench' : 'bench/results')
+
+const startedAt = new Date()
+const now = Temporal.Now.instant()
+const today = todayIn(now, BENCH_TIME_ZONE)
+const workDir = mkdtempSync(join(os.tmpdir(), 'tourdesk-bench-'))
+const catalogs = new Map<number, string>()
+const progress = (message: string) => process.stderr.write(`bench: ${message}\n`)
+
+async function measure(dialect: MeasuredDatabase['dialect'], newDatabase: (name: string) => Promise<BenchDatabase>, ctx: RunContext): Promise<DatabaseResult> {
+  try {
+    return await benchDatabase(dialect, newDatabase, ctx)
+  } catch (err) {
+    progress(`${dialect} failed: ${(err as Error).stack}`)
+    return { dialect, status: 'failed', reason: (err as Error).message.split('\n')[0] }
+  }
+}
+
+const ceiling = await startCeiling()
+const databases: DatabaseResult[] = []
+try {
+  const ctx: RunContext = {
+    settings,
+    now,
+    today,
+    tomorrow: today.add({ days: 1 }),
+    ceiling,
+    catalogPath(tours) {
+      if (!catalogs.has(tours)) catalogs.set(tours, writeBenchCatalog(workDir, tours, today))
+      return catalogs.get(tours)!
+    },
+    progress,
+  }
+  databases.push(await measure('sqlite', async (name) => sqliteDatabase(workDir, name), ctx))
+  const postgresReason = await postgresUnavailableReason()
+  if (postgresReason === null) {
+    databases.push(await measure('postgres', postgresDatabase, ctx))
+  } else {
+    progress(`PostgreSQL: skipped (${postgresReason})`)
+    databases.push({ dialect: 'postgres', status: 'skipped', reason: postgresReason })
+  }
+} finally {
+  await ceiling.stop()
+  rmSync(workDir, { recursive: true, force: true })
+}
+
+const cpus = os.cpus()
+const report: BenchReport = {
+  date: startedAt.toISOString().slice(0, 10),
+  startedAt: startedAt.toISOString(),
+  finishedAt: new Date().toISOString(),
+  mode: settings.mode,
+  note: args.note ?? null,
+  machine: { cpus: cpus.length, cpuModel: cpus[0]?.model ?? 'unknown', memoryBytes: os.totalmem(), platform: `${os.type()} ${os.release()}`, node: process.version },
+  settings,
+  databases,
+}
+const markdown = formatReport(report)
+mkdirSync(outDir, { recursive: true })
+writeFileSync(join(outDir, `${report.date}.md`), markdown)
+writeFileSync(join(outDir, `${report.date}.json`), `${JSON.stringify(report, null, 2)}\n`)
+process.stdout.write(`${markdown}\nWritten to ${join(outDir, report.date)}.md and .json\n`)
+process.exitCode = databases.some((d) => d.status === 'failed') ? 1 : 0

@@ -1,0 +1,59 @@
+import type { BenchReport, MeasuredDatabase } from './results-model.ts'
+
+/** One of issue 7's targets, checked against one database's figures. */
+export interface TargetCheck {
+  dialect: MeasuredDatabase['dialect']
+  figure: string
+  target: string
+  measured: string
+  met: boolean
+}
+
+const MB = 1024 * 1024
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = sorted.length >> 1
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+}
+
+function checksFor(result: MeasuredDatabase): Omit<TargetCheck, 'dialect'>[] {
+  const endpoint = (name: string) => result.endpoints.find((e) => e.name === name)!
+  const ratio = (name: string, least: number) => ({
+    figure: `${endpoint(name).request}: share of the ceiling`,
+    target: `≥ ${least}`,
+    measured: endpoint(name).ratioToCeiling.toFixed(2),
+    met: endpoint(name).ratioToCeiling >= least,
+  })
+  const reads = result.endpoints.filter((e) => e.kind === 'read')
+  const worstRead = reads.reduce((a, b) => (b.latencyMs.p99 > a.latencyMs.p99 ? b : a))
+  const checks = [
+    ratio('tours', 0.7),
+    ratio('availability-14', 0.5),
+    ...(result.dialect === 'sqlite' ? [ratio('hold-release', 0.25)] : []),
+    {
+      figure: `p99 of reads at ${worstRead.connections} connections (worst: ${worstRead.request})`,
+      target: '< 25 ms',
+      measured: `${worstRead.latencyMs.p99.toFixed(1)} ms`,
+      met: worstRead.latencyMs.p99 < 25,
+    },
+    ...result.growth.endpoints.map((g) => ({
+      figure: `${g.request}: mean latency, large database over small`,
+      target: '≤ 1.2×',
+      measured: `${g.meanLatencyRatio.toFixed(2)}×`,
+      met: g.meanLatencyRatio <= 1.2,
+    })),
+  ]
+  if (result.peakRssBytes !== null) {
+    checks.push({ figure: 'peak RSS of the service', target: '< 200 MB', measured: `${(result.peakRssBytes / MB).toFixed(0)} MB`, met: result.peakRssBytes < 200 * MB })
+  }
+  const coldStart = median(result.coldStartsMs)
+  checks.push({ figure: 'cold start to first answer (median)', target: '< 1 s', measured: `${Math.round(coldStart)} ms`, met: coldStart < 1000 })
+  return checks
+}
+
+export function checkTargets(report: BenchReport): TargetCheck[] {
+  return report.databases
+    .filter((d): d is MeasuredDatabase => d.status === 'measured')
+    .flatMap((d) => checksFor(d).map((check) => ({ dialect: d.dialect, ...check })))
+}
