@@ -130,8 +130,17 @@ const migrations: Record<string, Migration> = {
   },
 }
 
-export async function migrateToLatest(db: Kysely<any>): Promise<void> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } })
+/**
+ * Applies pending migrations. On PostgreSQL the bookkeeping tables go into the connection's
+ * current schema: left unnamed, Kysely would take a table of that name in any schema of the
+ * database for its own. Kysely holds an advisory lock meanwhile, so nodes starting together
+ * migrate one after another.
+ */
+export async function migrateToLatest(db: Kysely<any>, dialect: 'sqlite' | 'postgres'): Promise<void> {
+  const migrationTableSchema = dialect === 'postgres'
+    ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0].schema
+    : undefined
+  const migrator = new Migrator({ db, migrationTableSchema, provider: { getMigrations: async () => migrations } })
   const { error, results } = await migrator.migrateToLatest()
   const failed = results?.find((r) => r.status === 'Error')
   if (error || failed) {

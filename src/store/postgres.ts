@@ -33,9 +33,12 @@ export function openPostgres(url: string, settings: PoolSettings): Database {
     idleTimeoutMillis: 30_000,
     keepAlive: true,
   })
-  // An idle client whose server went away emits here; the pool has already dropped it and the
-  // next query opens a fresh connection, so there is nothing else to do.
+  // A connection that dies emits 'error' on its client. While the client is idle the pool
+  // reports it here and drops it; while it is checked out (inside a transaction) nothing
+  // listens, and an unheard 'error' would end the process. The running query fails on its
+  // own, the request answers 503, and the pool discards the broken client on release.
   pool.on('error', () => {})
+  pool.on('connect', (client) => client.on('error', () => {}))
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) })
 
   return {

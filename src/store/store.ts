@@ -24,7 +24,7 @@ export interface StoreOptions {
 export async function openStore(target: DatabaseTarget, options: StoreOptions = {}): Promise<Store> {
   const database = openDatabase(target)
   try {
-    if (options.migrate ?? true) await migrateToLatest(database.db)
+    if (options.migrate ?? true) await migrateToLatest(database.db, database.dialect)
   } catch (err) {
     await database.close()
     throw err

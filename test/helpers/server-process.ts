@@ -7,6 +7,8 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 export interface ServerProcess {
   child: ChildProcess
   origin: string
+  /** Everything the process has printed so far, for diagnosing a failure. */
+  output(): string
   /** Sends SIGKILL (a crash) or SIGTERM (a clean stop) and waits for the exit. */
   stop(signal?: NodeJS.Signals): Promise<void>
 }
@@ -38,6 +40,7 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
   return {
     child,
     origin,
+    output: () => output,
     async stop(signal: NodeJS.Signals = 'SIGTERM') {
       if (child.exitCode !== null || child.signalCode !== null) return
       const exited = once(child, 'exit')
