@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import type { TestContext } from 'node:test'
-import { buildApp, type App } from '../../src/app.ts'
+import { buildApp, type App, type AppOptions } from '../../src/app.ts'
 import { parseCatalog } from '../../src/config/catalog.ts'
 import { DEMO_CATALOG_PATH } from '../../src/config/env.ts'
 import { MemoryBuckets } from '../../src/http/rate-limit.ts'
@@ -21,6 +21,8 @@ export interface BuildOptions {
   holdSeconds?: number
   /** Rate limits are off unless a test turns them on. */
   rateLimits?: boolean
+  /** As TOURDESK_TRUST_PROXY: whose X-Forwarded-For names the client. Off by default. */
+  trustProxy?: AppOptions['trustProxy']
 }
 
 export interface TestService {
@@ -56,7 +58,7 @@ export async function build(t: TestContext, options: BuildOptions = {}): Promise
     bookings: bookingService(store),
     rateLimiter: options.rateLimits ? new MemoryBuckets() : null,
   }
-  const app = await buildApp(context)
+  const app = await buildApp(context, { trustProxy: options.trustProxy })
   await app.listen({ port: 0, host: '127.0.0.1' })
   t.after(async () => {
     await app.close()

@@ -25,6 +25,8 @@ export interface RawRequest {
   body?: string | Buffer
   /** Sent one write at a time with Transfer-Encoding: chunked and no Content-Length. */
   chunks?: Buffer[]
+  /** Loopback address to connect from (e.g. 127.0.0.2), so one test can be several clients. */
+  localAddress?: string
 }
 
 /**
@@ -45,6 +47,7 @@ export function raw(service: TestService, request: RawRequest): Promise<RawRespo
       path: request.path,
       headers,
       agent: false,
+      localAddress: request.localAddress,
     }, (res) => {
       answered = true
       const parts: Buffer[] = []
