@@ -80,7 +80,13 @@ export async function runIdempotent(
     }
     if (err instanceof ApiError && err.status < 500) {
       const body = JSON.stringify(problemBody(err, request.id))
-      await store.idempotency.record(scope, { fingerprint, status_code: err.status, body }, createdAt, expiresAt).catch(() => {})
+      try {
+        await store.idempotency.record(scope, { fingerprint, status_code: err.status, body }, createdAt, expiresAt)
+      } catch (recordError) {
+        // Another node answered this key first: its answer is the one every retry gets.
+        const winner = recordError instanceof IdempotencyKeyTaken ? await lookUp() : undefined
+        if (winner) return replay(reply, winner)
+      }
     }
     throw err
   } finally {
