@@ -22,6 +22,8 @@ declare module 'autocannon' {
     url: string
     connections?: number
     duration?: number
+    /** Milliseconds per sample; the end of the run is checked once per sample. */
+    sampleInt?: number
     amount?: number
     timeout?: number
     method?: string

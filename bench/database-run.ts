@@ -3,11 +3,12 @@ import { openStore } from '../src/store/store.ts'
 import type { BenchDatabase } from './databases.ts'
 import { measureLoad, type LoadFigures } from './load.ts'
 import type { StartedProcess } from './node-process.ts'
-import type { EndpointResult, GrowthResult, GrowthSizeResult, MeasuredDatabase } from './results-model.ts'
+import type { EndpointResult, GrowthResult, MeasuredDatabase } from './results-model.ts'
 import { scenarios, type Scenario } from './scenarios.ts'
 import { seedBookings } from './seed.ts'
 import { startService } from './service.ts'
 import type { BenchSettings, DatabaseSize } from './settings.ts'
+import { median } from './statistics.ts'
 
 export interface RunContext {
   settings: BenchSettings
@@ -15,33 +16,42 @@ export interface RunContext {
   today: Temporal.PlainDate
   tomorrow: Temporal.PlainDate
   ceiling: StartedProcess
+  /** Scratch folder of this run: catalogs, SQLite files, service logs. */
+  workDir: string
   /** The catalog file for a number of tours. */
   catalogPath(tours: number): string
   progress(message: string): void
 }
 
+type NewDatabase = (name: string) => Promise<BenchDatabase>
+
 /** Length of the window availability is read on, which the seed fills identically at every size. */
 const MEASURED_WINDOW_DAYS = 14
 
-async function seeded(database: BenchDatabase, size: DatabaseSize, ctx: RunContext): Promise<number> {
+/** Seeds through the store (migrating a fresh database first) and returns the seconds it took. */
+async function seed(database: BenchDatabase, size: DatabaseSize, ctx: RunContext): Promise<number> {
+  ctx.progress(`seeding ${size.bookings.toLocaleString('en')} bookings over ${size.tours.toLocaleString('en')} tours`)
   const startedAt = performance.now()
   const store = await openStore(database.target)
   try {
-    await seedBookings(store, {
-      ...size, today: ctx.today, now: ctx.now, windowStart: ctx.tomorrow, windowDays: MEASURED_WINDOW_DAYS,
-    })
+    await seedBookings(store, { ...size, today: ctx.today, now: ctx.now, windowStart: ctx.tomorrow, windowDays: MEASURED_WINDOW_DAYS })
   } finally {
     await store.close()
   }
   return (performance.now() - startedAt) / 1000
 }
 
-async function coldStarts(newDatabase: (name: string) => Promise<BenchDatabase>, ctx: RunContext): Promise<number[]> {
+function serve(database: BenchDatabase, size: DatabaseSize, ctx: RunContext): Promise<StartedProcess> {
+  return startService({ databaseUrl: database.url, catalogPath: ctx.catalogPath(size.tours), logDir: ctx.workDir })
+}
+
+/** Further starts on fresh, empty databases, stopped at once: more samples of the cold start. */
+async function moreColdStarts(count: number, newDatabase: NewDatabase, ctx: RunContext): Promise<number[]> {
   const times: number[] = []
-  for (let i = 0; i < ctx.settings.coldStarts; i++) {
+  for (let i = 0; i < count; i++) {
     const database = await newDatabase(`cold${i}`)
     try {
-      const service = await startService(database.url, ctx.catalogPath(ctx.settings.growth.small.tours))
+      const service = await serve(database, ctx.settings.growth.small, ctx)
       times.push(service.coldStartMs)
       await service.stop()
     } finally {
@@ -51,15 +61,8 @@ async function coldStarts(newDatabase: (name: string) => Promise<BenchDatabase>,
   return times
 }
 
-async function measureScenario(scenario: Scenario, service: StartedProcess, connections: number, durationSeconds: number, warmupSeconds: number) {
-  const traffic = await scenario.traffic(service.baseUrl, connections)
-  return measureLoad({ ...traffic, connections, durationSeconds, warmupSeconds })
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  const middle = sorted.length >> 1
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+async function measureScenario(scenario: Scenario, service: StartedProcess, load: { connections: number, durationSeconds: number, warmupSeconds: number }) {
+  return measureLoad({ ...await scenario.traffic(service.baseUrl, load.connections), ...load })
 }
 
 function medianFigures(runs: LoadFigures[]): LoadFigures {
@@ -80,98 +83,91 @@ function medianFigures(runs: LoadFigures[]): LoadFigures {
 }
 
 /**
- * Availability and search on a small and a large database, both served at once and
+ * Availability and search on the small and the large database, both served at once and
  * measured in turn, so that load from outside the bench falls on both alike.
  */
-async function measureGrowth(newDatabase: (name: string) => Promise<BenchDatabase>, ctx: RunContext): Promise<MeasuredDatabase['growth']> {
+async function measureGrowth(small: StartedProcess, large: StartedProcess, ctx: RunContext): Promise<GrowthResult[]> {
   const { growth } = ctx.settings
-  const sizes = { small: growth.small, large: growth.large }
-  const started: { name: 'small' | 'large', database: BenchDatabase, service?: StartedProcess, seedSeconds: number }[] = []
-  try {
-    for (const name of ['small', 'large'] as const) {
-      ctx.progress(`growth: seeding ${sizes[name].bookings.toLocaleString('en')} bookings, ${sizes[name].tours.toLocaleString('en')} tours`)
-      const database = await newDatabase(`growth_${name}`)
-      started.push({ name, database, seedSeconds: 0 })
-      started[started.length - 1].seedSeconds = await seeded(database, sizes[name], ctx)
-    }
-    for (const entry of started) entry.service = await startService(entry.database.url, ctx.catalogPath(sizes[entry.name].tours))
-    const measured = scenarios(ctx.tomorrow).filter((s) => s.name === 'availability-14' || s.name === 'search')
-    const runs = new Map<string, LoadFigures[]>()
-    for (let round = 0; round < growth.rounds; round++) {
-      for (const scenario of measured) {
-        for (const entry of started) {
-          ctx.progress(`growth: ${scenario.name} on ${entry.name}, round ${round + 1} of ${growth.rounds}`)
-          const figures = await measureScenario(scenario, entry.service!, growth.connections, growth.durationSeconds, growth.warmupSeconds)
-          const key = `${scenario.name}/${entry.name}`
-          runs.set(key, [...runs.get(key) ?? [], figures])
-        }
+  const measured = scenarios(ctx.tomorrow).filter((s) => s.name === 'availability-14' || s.name === 'search')
+  const runs = new Map<string, LoadFigures[]>()
+  for (let round = 0; round < growth.rounds; round++) {
+    for (const scenario of measured) {
+      for (const [size, service] of [['small', small], ['large', large]] as const) {
+        ctx.progress(`growth: ${scenario.name} on the ${size} database, round ${round + 1} of ${growth.rounds}`)
+        const figures = await measureScenario(scenario, service, growth)
+        runs.set(`${scenario.name}/${size}`, [...runs.get(`${scenario.name}/${size}`) ?? [], figures])
       }
-    }
-    const sizeResult = (name: 'small' | 'large'): GrowthSizeResult => {
-      const entry = started.find((e) => e.name === name)!
-      return { ...sizes[name], seedSeconds: entry.seedSeconds, coldStartMs: entry.service!.coldStartMs, peakRssBytes: entry.service!.peakRssBytes() }
-    }
-    const endpoints: GrowthResult[] = measured.map((scenario) => {
-      const small = medianFigures(runs.get(`${scenario.name}/small`)!)
-      const large = medianFigures(runs.get(`${scenario.name}/large`)!)
-      return {
-        name: scenario.name,
-        request: scenario.request,
-        small,
-        large,
-        meanLatencyRatio: large.latencyMs.mean / small.latencyMs.mean,
-        p99LatencyRatio: large.latencyMs.p99 / small.latencyMs.p99,
-      }
-    })
-    return { sizes: { small: sizeResult('small'), large: sizeResult('large') }, endpoints }
-  } finally {
-    for (const entry of started) {
-      await entry.service?.stop()
-      await entry.database.drop()
     }
   }
+  return measured.map((scenario) => {
+    const smallFigures = medianFigures(runs.get(`${scenario.name}/small`)!)
+    const largeFigures = medianFigures(runs.get(`${scenario.name}/large`)!)
+    return {
+      name: scenario.name,
+      request: scenario.request,
+      small: smallFigures,
+      large: largeFigures,
+      meanLatencyRatio: largeFigures.latencyMs.mean / smallFigures.latencyMs.mean,
+      p99LatencyRatio: largeFigures.latencyMs.p99 / smallFigures.latencyMs.p99,
+    }
+  })
 }
 
-/** Every figure of one database: cold start, the ceiling, each endpoint, growth. */
-export async function benchDatabase(
-  dialect: MeasuredDatabase['dialect'],
-  newDatabase: (name: string) => Promise<BenchDatabase>,
-  ctx: RunContext,
-): Promise<MeasuredDatabase> {
+/**
+ * Every figure of one database. The main service starts on a fresh database (its start is
+ * the first cold start), gets the small seed, and serves the reads, the growth comparison
+ * against a second service on the large seed, and last the writes, which add bookings.
+ */
+export async function benchDatabase(dialect: MeasuredDatabase['dialect'], newDatabase: NewDatabase, ctx: RunContext): Promise<MeasuredDatabase> {
   const { settings } = ctx
-  ctx.progress(`${dialect}: cold start on a fresh database (${settings.coldStarts}×)`)
-  const coldStartsMs = await coldStarts(newDatabase, ctx)
-
-  ctx.progress(`${dialect}: ceiling (bare Fastify)`)
-  const ceiling = await measureLoad({ url: `${ctx.ceiling.baseUrl}/`, connections: settings.connections, durationSeconds: settings.durationSeconds, warmupSeconds: settings.warmupSeconds })
-
-  const database = await newDatabase('main')
-  const endpoints: EndpointResult[] = []
-  let peakRssBytes: number | null
+  const { small, large } = settings.growth
+  const mainDatabase = await newDatabase('main')
+  const largeDatabase = await newDatabase('large')
+  let main: StartedProcess | undefined
+  let largeService: StartedProcess | undefined
   try {
-    await seeded(database, settings.growth.small, ctx)
-    const service = await startService(database.url, ctx.catalogPath(settings.growth.small.tours))
-    try {
-      for (const scenario of scenarios(ctx.tomorrow)) {
-        ctx.progress(`${dialect}: ${scenario.name}`)
-        const figures = await measureScenario(scenario, service, settings.connections, settings.durationSeconds, settings.warmupSeconds)
-        endpoints.push({
-          name: scenario.name,
-          request: scenario.request,
-          kind: scenario.kind,
-          connections: settings.connections,
-          ...figures,
-          ratioToCeiling: figures.requestsPerSecond / ceiling.requestsPerSecond,
-        })
-      }
-      peakRssBytes = service.peakRssBytes()
-    } finally {
-      await service.stop()
+    ctx.progress(`${dialect}: starting the service on a fresh database`)
+    main = await serve(mainDatabase, small, ctx)
+    const coldStartsMs = [main.coldStartMs, ...await moreColdStarts(settings.coldStarts - 1, newDatabase, ctx)]
+    const smallSeedSeconds = await seed(mainDatabase, small, ctx)
+    const largeSeedSeconds = await seed(largeDatabase, large, ctx)
+    largeService = await serve(largeDatabase, large, ctx)
+
+    ctx.progress(`${dialect}: ceiling (bare Fastify)`)
+    const ceiling = await measureLoad({ url: `${ctx.ceiling.baseUrl}/`, connections: settings.connections, durationSeconds: settings.durationSeconds, warmupSeconds: settings.warmupSeconds })
+    const endpoint = async (scenario: Scenario): Promise<EndpointResult> => {
+      ctx.progress(`${dialect}: ${scenario.name}`)
+      const figures = await measureScenario(scenario, main!, settings)
+      const { name, request, kind } = scenario
+      return { name, request, kind, connections: settings.connections, ...figures, ratioToCeiling: figures.requestsPerSecond / ceiling.requestsPerSecond }
+    }
+    const endpoints: EndpointResult[] = []
+    for (const scenario of scenarios(ctx.tomorrow).filter((s) => s.kind === 'read')) endpoints.push(await endpoint(scenario))
+    const growthEndpoints = await measureGrowth(main, largeService, ctx)
+    const largePeakRssBytes = largeService.peakRssBytes()
+    await largeService.stop()
+    for (const scenario of scenarios(ctx.tomorrow).filter((s) => s.kind === 'write')) endpoints.push(await endpoint(scenario))
+    const peakRssBytes = main.peakRssBytes()
+
+    return {
+      dialect,
+      status: 'measured',
+      ceiling,
+      coldStartsMs,
+      peakRssBytes,
+      endpoints,
+      growth: {
+        sizes: {
+          small: { ...small, seedSeconds: smallSeedSeconds, coldStartMs: main.coldStartMs, peakRssBytes },
+          large: { ...large, seedSeconds: largeSeedSeconds, coldStartMs: largeService.coldStartMs, peakRssBytes: largePeakRssBytes },
+        },
+        endpoints: growthEndpoints,
+      },
     }
   } finally {
-    await database.drop()
+    await largeService?.stop()
+    await main?.stop()
+    await largeDatabase.drop()
+    await mainDatabase.drop()
   }
-
-  const growth = await measureGrowth(newDatabase, ctx)
-  return { dialect, status: 'measured', ceiling, coldStartsMs, peakRssBytes, endpoints, growth }
 }

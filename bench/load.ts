@@ -22,11 +22,15 @@ export interface LoadSpec {
   setupClient?: (client: Client) => void
 }
 
+/** autocannon checks for the end of a run once per sample; a short sample keeps sub-second runs short. */
+const SAMPLE_MS = 100
+
 async function fire(spec: LoadSpec, durationSeconds: number) {
   return autocannon({
     url: spec.url,
     connections: spec.connections,
     duration: durationSeconds,
+    sampleInt: SAMPLE_MS,
     requests: spec.requests,
     setupClient: spec.setupClient,
   })

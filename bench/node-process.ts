@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
+import { closeSync, openSync, readFileSync } from 'node:fs'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 import { readProcessMemory } from './process-memory.ts'
 
@@ -7,8 +9,9 @@ export const ROOT = fileURLToPath(new URL('../', import.meta.url))
 
 const START_TIMEOUT_MS = 60_000
 const STOP_TIMEOUT_MS = 15_000
-/** Enough of the output to explain a failure, without keeping millions of request log lines. */
-const OUTPUT_TAIL_CHARS = 16_384
+/** How often the log is read for the base URL while the process starts. */
+const START_POLL_MS = 5
+const OUTPUT_TAIL_CHARS = 8_192
 const BASE_URL = /"base_url":"(http:\/\/[^"]+)"/
 
 export interface StartOptions {
@@ -16,6 +19,12 @@ export interface StartOptions {
   script: string
   env: Record<string, string>
   nodeArgs?: string[]
+  /**
+   * The process's stdout and stderr go to this file, as they would to a log file or the
+   * journal: a pipe read by the load generator's own busy process would fill up and stall
+   * the service's synchronous logging.
+   */
+  logPath: string
   /** Path under the base URL whose first 200 answer ends the cold start. */
   firstAnswerPath: string
 }
@@ -28,7 +37,6 @@ export interface StartedProcess {
   coldStartMs: number
   /** VmHWM: the highest resident size the process has reached so far. */
   peakRssBytes(): number | null
-  outputTail(): string
   /** SIGTERM (a graceful stop), then SIGKILL if it does not exit in time. */
   stop(): Promise<void>
 }
@@ -43,21 +51,21 @@ function hasExited(child: ChildProcess): boolean {
   return child.exitCode !== null || child.signalCode !== null
 }
 
+function logTail(path: string): string {
+  return readFileSync(path, 'utf8').slice(-OUTPUT_TAIL_CHARS)
+}
+
 export async function startNodeProcess(options: StartOptions): Promise<StartedProcess> {
   const startedAt = performance.now()
+  const log = openSync(options.logPath, 'w')
   const child = spawn(process.execPath, [...options.nodeArgs ?? [], '--import', 'tsx', options.script], {
     cwd: ROOT,
     env: { ...process.env, ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', log, log],
   })
+  closeSync(log)
   running.add(child)
   child.once('exit', () => running.delete(child))
-  let tail = ''
-  const keep = (chunk: Buffer) => {
-    tail = (tail + chunk.toString()).slice(-OUTPUT_TAIL_CHARS)
-  }
-  child.stdout!.on('data', keep)
-  child.stderr!.on('data', keep)
 
   const stop = async () => {
     if (hasExited(child)) return
@@ -69,33 +77,22 @@ export async function startNodeProcess(options: StartOptions): Promise<StartedPr
   }
 
   try {
-    const baseUrl = await new Promise<string>((resolve, reject) => {
-      let printed = ''
-      const timer = setTimeout(() => reject(new Error(`${options.script} did not start in ${START_TIMEOUT_MS / 1000} s:\n${tail}`)), START_TIMEOUT_MS)
-      const onData = (chunk: Buffer) => {
-        printed += chunk
-        const match = BASE_URL.exec(printed)
-        if (!match) return
-        clearTimeout(timer)
-        child.stdout!.off('data', onData)
-        resolve(match[1])
-      }
-      child.stdout!.on('data', onData)
-      child.once('exit', (code, signal) => {
-        clearTimeout(timer)
-        reject(new Error(`${options.script} exited (${code ?? signal}) before it started:\n${tail}`))
-      })
-    })
+    let baseUrl: string | undefined
+    while (baseUrl === undefined) {
+      if (hasExited(child)) throw new Error(`${options.script} exited (${child.exitCode ?? child.signalCode}) before it started:\n${logTail(options.logPath)}`)
+      if (performance.now() - startedAt > START_TIMEOUT_MS) throw new Error(`${options.script} did not start in ${START_TIMEOUT_MS / 1000} s:\n${logTail(options.logPath)}`)
+      baseUrl = BASE_URL.exec(readFileSync(options.logPath, 'utf8'))?.[1]
+      if (baseUrl === undefined) await sleep(START_POLL_MS)
+    }
     const answer = await fetch(`${baseUrl}${options.firstAnswerPath}`)
     await answer.arrayBuffer()
-    if (answer.status !== 200) throw new Error(`first request to ${options.script} answered ${answer.status}:\n${tail}`)
+    if (answer.status !== 200) throw new Error(`first request to ${options.script} answered ${answer.status}:\n${logTail(options.logPath)}`)
     const coldStartMs = performance.now() - startedAt
     return {
       pid: child.pid!,
       baseUrl,
       coldStartMs,
       peakRssBytes: () => readProcessMemory(child.pid!)?.peakBytes ?? null,
-      outputTail: () => tail,
       stop,
     }
   } catch (err) {

@@ -37,7 +37,7 @@ function databaseSection(result: MeasuredDatabase, settings: BenchReport['settin
   return [
     `## ${DIALECT_NAMES[result.dialect]}`,
     '',
-    `${settings.connections} connections, ${settings.durationSeconds} s per endpoint after ${settings.warmupSeconds} s of warm-up; latencies in ms.`,
+    `${settings.connections} connections, ${settings.durationSeconds} s per endpoint after ${settings.warmupSeconds} s of warm-up; latencies in ms. Database: ${count(small.tours)} tours and ${count(small.bookings)} seeded bookings; the writes run last.`,
     '',
     table(['endpoint', 'req/s', 'p50', 'p99', 'max', 'errors', 'ratio to ceiling'], endpointRows),
     '',
@@ -49,7 +49,7 @@ function databaseSection(result: MeasuredDatabase, settings: BenchReport['settin
     table(['endpoint', 'database', 'req/s', 'p50', 'p99', 'max', 'errors', 'mean', 'large / small'], growthRows),
     '',
     `- Seeding took ${small.seedSeconds.toFixed(1)} s (small) and ${large.seedSeconds.toFixed(1)} s (large).`,
-    `- The large service (${count(large.tours)} tours) started in ${Math.round(large.coldStartMs)} ms and peaked at ${megabytes(large.peakRssBytes)}; the small one at ${megabytes(small.peakRssBytes)}.`,
+    `- The service on the large database (${count(large.tours)} tours) started in ${Math.round(large.coldStartMs)} ms and peaked at ${megabytes(large.peakRssBytes)}.`,
   ].join('\n')
 }
 

@@ -34,7 +34,7 @@ const now = Temporal.Now.instant()
 const today = todayIn(now, BENCH_TIME_ZONE)
 const workDir = mkdtempSync(join(os.tmpdir(), 'tourdesk-bench-'))
 const catalogs = new Map<number, string>()
-const progress = (message: string) => process.stderr.write(`bench: ${message}\n`)
+const progress = (message: string) => process.stderr.write(`bench [${((Date.now() - startedAt.getTime()) / 1000).toFixed(1)} s]: ${message}\n`)
 
 async function measure(dialect: MeasuredDatabase['dialect'], newDatabase: (name: string) => Promise<BenchDatabase>, ctx: RunContext): Promise<DatabaseResult> {
   try {
@@ -45,7 +45,7 @@ async function measure(dialect: MeasuredDatabase['dialect'], newDatabase: (name:
   }
 }
 
-const ceiling = await startCeiling()
+const ceiling = await startCeiling(workDir)
 const databases: DatabaseResult[] = []
 try {
   const ctx: RunContext = {
@@ -54,6 +54,7 @@ try {
     today,
     tomorrow: today.add({ days: 1 }),
     ceiling,
+    workDir,
     catalogPath(tours) {
       if (!catalogs.has(tours)) catalogs.set(tours, writeBenchCatalog(workDir, tours, today))
       return catalogs.get(tours)!

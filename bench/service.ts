@@ -1,27 +1,40 @@
+import { join } from 'node:path'
 import { startNodeProcess, type StartedProcess } from './node-process.ts'
+
+let started = 0
+const logPath = (logDir: string, name: string) => join(logDir, `${name}-${++started}.log`)
+
+export interface ServiceOptions {
+  databaseUrl: string
+  catalogPath: string
+  /** Where the service's log goes (one file per start). */
+  logDir: string
+  nodeArgs?: string[]
+}
 
 /**
  * The service as `npm start` runs it (default log level included), minus rate limits, on
  * a free port. Its cold start ends with the first answer to GET {base}/tours.
  */
-export function startService(databaseUrl: string, catalogPath: string, nodeArgs: string[] = []): Promise<StartedProcess> {
+export function startService(options: ServiceOptions): Promise<StartedProcess> {
   return startNodeProcess({
     script: 'src/server.ts',
-    nodeArgs,
+    nodeArgs: options.nodeArgs,
     env: {
       PORT: '0',
       HOST: '127.0.0.1',
-      DATABASE_URL: databaseUrl,
-      TOURDESK_CONFIG: catalogPath,
+      DATABASE_URL: options.databaseUrl,
+      TOURDESK_CONFIG: options.catalogPath,
       TOURDESK_RATE_LIMITS: 'off',
       TOURDESK_HOLD_SECONDS: '',
       TOURDESK_MIGRATE: 'on',
       LOG_LEVEL: 'info',
     },
+    logPath: logPath(options.logDir, 'service'),
     firstAnswerPath: '/tours',
   })
 }
 
-export function startCeiling(): Promise<StartedProcess> {
-  return startNodeProcess({ script: 'bench/ceiling-server.ts', env: {}, firstAnswerPath: '/' })
+export function startCeiling(logDir: string): Promise<StartedProcess> {
+  return startNodeProcess({ script: 'bench/ceiling-server.ts', env: {}, logPath: logPath(logDir, 'ceiling'), firstAnswerPath: '/' })
 }

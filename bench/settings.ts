@@ -33,7 +33,7 @@ export const FULL: BenchSettings = {
     large: { tours: 10_000, bookings: 1_000_000 },
     connections: 10,
     durationSeconds: 5,
-    warmupSeconds: 1,
+    warmupSeconds: 2,
     rounds: 3,
   },
 }
@@ -41,15 +41,15 @@ export const FULL: BenchSettings = {
 export const QUICK: BenchSettings = {
   mode: 'quick',
   connections: 10,
-  durationSeconds: 1,
-  warmupSeconds: 0.3,
+  durationSeconds: 0.5,
+  warmupSeconds: 0.2,
   coldStarts: 1,
   growth: {
     small: { tours: 10, bookings: 1_000 },
     large: { tours: 100, bookings: 10_000 },
     connections: 5,
-    durationSeconds: 1,
-    warmupSeconds: 0,
+    durationSeconds: 0.5,
+    warmupSeconds: 0.2,
     rounds: 1,
   },
 }

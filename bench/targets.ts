@@ -1,4 +1,5 @@
 import type { BenchReport, MeasuredDatabase } from './results-model.ts'
+import { median } from './statistics.ts'
 
 /** One of issue 7's targets, checked against one database's figures. */
 export interface TargetCheck {
@@ -10,12 +11,6 @@ export interface TargetCheck {
 }
 
 const MB = 1024 * 1024
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  const middle = sorted.length >> 1
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
-}
 
 function checksFor(result: MeasuredDatabase): Omit<TargetCheck, 'dialect'>[] {
   const endpoint = (name: string) => result.endpoints.find((e) => e.name === name)!

@@ -1,0 +1,77 @@
+/**
+ * `npx tsx bench/profile.ts [scenario] [--seconds N] [--connections N]`: drives one bench
+ * scenario (default hold-release) against the service on SQLite started with
+ * `node --cpu-prof`, then prints where the service's CPU time went. The .cpuprofile is
+ * kept under test-output/bench/profiles/ for Chrome DevTools or speedscope.
+ */
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import os from 'node:os'
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import { Temporal } from 'temporal-polyfill'
+import { todayIn } from '../src/domain/instant-format.ts'
+import { openStore } from '../src/store/store.ts'
+import { BENCH_TIME_ZONE, writeBenchCatalog } from './catalog.ts'
+import { summarizeProfile, type CpuProfile, type TimeShare } from './cpu-profile-summary.ts'
+import { sqliteDatabase } from './databases.ts'
+import { measureLoad } from './load.ts'
+import { ROOT } from './node-process.ts'
+import { scenarios } from './scenarios.ts'
+import { seedBookings } from './seed.ts'
+import { startService } from './service.ts'
+import { FULL } from './settings.ts'
+
+const { values: args, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { seconds: { type: 'string', default: '10' }, connections: { type: 'string', default: String(FULL.connections) } },
+})
+const now = Temporal.Now.instant()
+const today = todayIn(now, BENCH_TIME_ZONE)
+const tomorrow = today.add({ days: 1 })
+const name = positionals[0] ?? 'hold-release'
+const scenario = scenarios(tomorrow).find((s) => s.name === name)
+if (!scenario) throw new Error(`no scenario "${name}"; choose one of ${scenarios(tomorrow).map((s) => s.name).join(', ')}`)
+
+const workDir = mkdtempSync(join(os.tmpdir(), 'tourdesk-profile-'))
+const profileDir = join(workDir, 'profile')
+const database = sqliteDatabase(workDir, 'profile')
+const { small } = FULL.growth
+let summaryLines: string[]
+try {
+  const store = await openStore(database.target)
+  await seedBookings(store, { ...small, today, now, windowStart: tomorrow, windowDays: 14 })
+  await store.close()
+  const service = await startService({
+    databaseUrl: database.url,
+    catalogPath: writeBenchCatalog(workDir, small.tours, today),
+    logDir: workDir,
+    nodeArgs: ['--cpu-prof', '--cpu-prof-dir', profileDir],
+  })
+  let figures
+  try {
+    const connections = Number(args.connections)
+    figures = await measureLoad({ ...await scenario.traffic(service.baseUrl, connections), connections, durationSeconds: Number(args.seconds), warmupSeconds: 0 })
+  } finally {
+    await service.stop()
+  }
+  const [file] = readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile'))
+  const keptDir = join(ROOT, 'test-output/bench/profiles')
+  mkdirSync(keptDir, { recursive: true })
+  const kept = join(keptDir, `${name}-${Date.now()}.cpuprofile`)
+  copyFileSync(join(profileDir, file), kept)
+  const summary = summarizeProfile(JSON.parse(readFileSync(kept, 'utf8')) as CpuProfile)
+  const rows = (shares: TimeShare[]) => shares.map((s) => `  ${(100 * s.share).toFixed(1).padStart(5)} %  ${s.ms.toFixed(0).padStart(7)} ms  ${s.name}`)
+  summaryLines = [
+    `${scenario.request}: ${figures.requestsPerSecond.toFixed(0)} req/s, p50 ${figures.latencyMs.p50} ms, p99 ${figures.latencyMs.p99} ms, ${figures.errors} errors`,
+    `service CPU profile: ${(summary.totalMs / 1000).toFixed(1)} s sampled (start-up and shutdown included), kept at ${kept}`,
+    'self time by area:',
+    ...rows(summary.byArea),
+    'self time by function:',
+    ...rows(summary.byFunction),
+    'time with a function of src/ on the stack:',
+    ...rows(summary.inclusiveOurs),
+  ]
+} finally {
+  rmSync(workDir, { recursive: true, force: true })
+}
+process.stdout.write(`${summaryLines.join('\n')}\n`)

@@ -1,0 +1,63 @@
+import assert from 'node:assert/strict'
+import { execFile } from 'node:child_process'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { test } from 'node:test'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import type { BenchReport } from '../../bench/results-model.ts'
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url))
+const ENDPOINTS = ['tours', 'search', 'availability-7', 'availability-14', 'hold-release', 'hold-checkout']
+
+test('npm run bench -- --quick measures every endpoint and growth, and writes its report', { timeout: 180_000 }, async (t) => {
+  const out = mkdtempSync(join(tmpdir(), 'tourdesk-bench-test-'))
+  t.after(() => rmSync(out, { recursive: true, force: true }))
+
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--quick', '--out', out], {
+    cwd: ROOT,
+    maxBuffer: 16 * 1024 * 1024,
+  })
+
+  for (const heading of ['## SQLite', '### Growth', '## PostgreSQL', '## Targets (issue 7)']) {
+    assert.ok(stdout.includes(heading), `the printed report has "${heading}"`)
+  }
+  const written = readdirSync(out).sort()
+  assert.equal(written.length, 2, `one .json and one .md: ${written}`)
+  assert.match(written[0], /^\d{4}-\d{2}-\d{2}\.json$/)
+  assert.equal(written[1], written[0].replace('.json', '.md'))
+  const report = JSON.parse(readFileSync(join(out, written[0]), 'utf8')) as BenchReport
+  assert.equal(report.mode, 'quick')
+
+  const [sqlite, postgres] = report.databases
+  assert.equal(sqlite.dialect, 'sqlite')
+  assert.equal(sqlite.status, 'measured', JSON.stringify(sqlite))
+  assert.equal(postgres.dialect, 'postgres')
+  if (postgres.status === 'measured') {
+    assert.ok(stdout.includes('## PostgreSQL\n\n'), 'a measured PostgreSQL has its own section')
+  } else {
+    assert.equal(postgres.status, 'skipped', 'PostgreSQL is measured or skipped, never failed')
+    assert.ok(stdout.includes(`PostgreSQL: skipped (${postgres.reason})`))
+  }
+
+  for (const result of report.databases) {
+    if (result.status !== 'measured') continue
+    assert.ok(result.ceiling.requests > 0, `${result.dialect}: the ceiling answered`)
+    assert.deepEqual(result.endpoints.map((e) => e.name), ENDPOINTS)
+    for (const endpoint of result.endpoints) {
+      assert.ok(endpoint.requests > 0, `${result.dialect} ${endpoint.name} sent requests`)
+      // Every request of every scenario is valid: a 4xx here means the bench, not the service, is broken.
+      assert.deepEqual(Object.keys(endpoint.statusCodes).filter((code) => !code.startsWith('2')), [], `${result.dialect} ${endpoint.name}: ${JSON.stringify(endpoint.statusCodes)}`)
+      assert.ok(endpoint.ratioToCeiling > 0)
+    }
+    assert.equal(result.coldStartsMs.length, report.settings.coldStarts)
+    if (process.platform === 'linux') assert.ok(result.peakRssBytes! > 0, 'peak RSS is read from /proc')
+    assert.deepEqual(result.growth.endpoints.map((g) => g.name), ['search', 'availability-14'])
+    for (const growth of result.growth.endpoints) {
+      assert.ok(growth.small.requests > 0 && growth.large.requests > 0, `${result.dialect} ${growth.name} ran on both sizes`)
+      assert.ok(Number.isFinite(growth.meanLatencyRatio))
+    }
+    assert.equal(result.growth.sizes.large.tours, report.settings.growth.large.tours)
+  }
+})
