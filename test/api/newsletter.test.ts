@@ -11,7 +11,7 @@ const SITE = 'https://alfama-tejo.example'
 const db = (service: TestService) => service.context.store.db
 
 async function signups(service: TestService) {
-  return db(service).selectFrom('newsletter_signups').selectAll().orderBy('consented_at').execute()
+  return db(service).selectFrom('newsletter_signups').selectAll().orderBy('consented_at').orderBy('email').execute()
 }
 
 async function subscribers(service: TestService) {
