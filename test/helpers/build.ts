@@ -41,12 +41,23 @@ export function demoCatalog(): any {
   return JSON.parse(readFileSync(DEMO_CATALOG_PATH, 'utf8'))
 }
 
+export interface StartOptions extends BuildOptions {
+  /** A PostgreSQL database to make the fresh schema in; TEST_DATABASE_URL (or SQLite when unset) by default. */
+  postgresUrl?: string | null
+}
+
+/** A started service and the way to stop it and remove its database. */
+export interface StartedService extends TestService {
+  close(): Promise<void>
+}
+
 /**
- * Builds the real app on a fresh database (SQLite, or PostgreSQL under TEST_DATABASE_URL),
- * listening on a free loopback port; closed when the test ends.
+ * Starts the real app on a fresh database (SQLite, or PostgreSQL under TEST_DATABASE_URL),
+ * listening on a free loopback port. The caller closes it: tests use `build`, which does
+ * that when the test ends; the fault drills call this directly.
  */
-export async function build(t: TestContext, options: BuildOptions = {}): Promise<TestService> {
-  const database = await freshDatabase()
+export async function startService(options: StartOptions = {}): Promise<StartedService> {
+  const database = await freshDatabase(options.postgresUrl)
   const clock = options.clock ?? new ManualClock(DEFAULT_NOW)
   const instances = parseCatalog(JSON.stringify(options.catalog ?? demoCatalog()), 'test catalog', options.holdSeconds ?? null)
   const store = await openStore(database.target)
@@ -59,22 +70,38 @@ export async function build(t: TestContext, options: BuildOptions = {}): Promise
     rateLimiter: options.rateLimits ? new MemoryBuckets() : null,
   }
   const app = await buildApp(context, { trustProxy: options.trustProxy })
-  await app.listen({ port: 0, host: '127.0.0.1' })
-  t.after(async () => {
+  const close = async () => {
     await app.close()
     await store.close()
     await database.drop()
-  })
-  const address = app.server.address() as { port: number }
-  const origin = `http://127.0.0.1:${address.port}`
-  const document = await (await fetch(`${origin}/api/${instances[0].prefix}/openapi.json`)).json() as Record<string, any>
-  const contract = new ContractChecker(document)
-  return {
-    app,
-    context,
-    clock,
-    origin,
-    contract,
-    client: (prefix = instances[0].prefix) => new ApiClient(origin, prefix, contract),
   }
+  try {
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    const address = app.server.address() as { port: number }
+    const origin = `http://127.0.0.1:${address.port}`
+    const document = await (await fetch(`${origin}/api/${instances[0].prefix}/openapi.json`)).json() as Record<string, any>
+    const contract = new ContractChecker(document)
+    return {
+      app,
+      context,
+      clock,
+      origin,
+      contract,
+      client: (prefix = instances[0].prefix) => new ApiClient(origin, prefix, contract),
+      close,
+    }
+  } catch (err) {
+    await close()
+    throw err
+  }
+}
+
+/**
+ * Builds the real app on a fresh database (SQLite, or PostgreSQL under TEST_DATABASE_URL),
+ * listening on a free loopback port; closed when the test ends.
+ */
+export async function build(t: TestContext, options: BuildOptions = {}): Promise<TestService> {
+  const service = await startService(options)
+  t.after(service.close)
+  return service
 }

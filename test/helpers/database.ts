@@ -28,26 +28,27 @@ function withSearchPath(url: string, schema: string): string {
   return parsed.toString()
 }
 
-export async function freshDatabase(): Promise<FreshDatabase> {
-  if (TEST_DATABASE_URL === null) {
+/** A fresh database: a schema in `postgresUrl` when given (TEST_DATABASE_URL by default), else a new SQLite file. */
+export async function freshDatabase(postgresUrl: string | null = TEST_DATABASE_URL): Promise<FreshDatabase> {
+  if (postgresUrl === null) {
     const dir = mkdtempSync(join(tmpdir(), 'tourdesk-test-'))
     const url = `sqlite:${join(dir, 'tourdesk.db')}`
     return { url, target: readSettings({ DATABASE_URL: url }).database, drop: async () => rmSync(dir, { recursive: true, force: true }) }
   }
   const schema = `t_${randomBytes(6).toString('hex')}`
-  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL })
+  const admin = new pg.Client({ connectionString: postgresUrl })
   await admin.connect()
   try {
     await admin.query(`create schema ${schema}`)
   } finally {
     await admin.end()
   }
-  const url = withSearchPath(TEST_DATABASE_URL, schema)
+  const url = withSearchPath(postgresUrl, schema)
   return {
     url,
     target: readSettings({ DATABASE_URL: url }).database,
     async drop() {
-      const client = new pg.Client({ connectionString: TEST_DATABASE_URL! })
+      const client = new pg.Client({ connectionString: postgresUrl })
       await client.connect()
       try {
         await client.query(`drop schema ${schema} cascade`)
