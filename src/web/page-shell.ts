@@ -26,7 +26,7 @@ export function pageShell(instance: Instance, bundle: PageBundle): string {
 </head>
 <body>
 <header class="site-header"><p class="operator-name">${name}</p></header>
-<main id="app" tabindex="-1" data-api="/api/${escapeHtml(instance.prefix)}" data-name="${name}" data-timezone="${escapeHtml(instance.timezone)}" data-currency="${escapeHtml(instance.currency)}">
+<main id="app" data-api="/api/${escapeHtml(instance.prefix)}" data-name="${name}" data-timezone="${escapeHtml(instance.timezone)}" data-currency="${escapeHtml(instance.currency)}">
 <h1>Book a tour with ${name}</h1>
 <noscript><p>This booking page needs JavaScript. You can also book by contacting ${name} directly.</p></noscript>
 </main>

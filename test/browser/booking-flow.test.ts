@@ -65,6 +65,16 @@ describe('the booking page in Chromium', { skip: browserSkipReason(), timeout: 1
     await assertAccessible(page, 'seats held')
     await screenshot(page, 'flow-3-held')
 
+    // Both forms carry the five decoys, out of sight, focus and autofill.
+    const decoys = page.locator('.decoy-fields input')
+    assert.equal(await decoys.count(), 10)
+    for (const decoy of await decoys.all()) {
+      assert.equal(await decoy.isVisible(), false)
+      assert.equal(await decoy.getAttribute('tabindex'), '-1')
+      assert.equal(await decoy.getAttribute('autocomplete'), 'off')
+      assert.equal(await decoy.evaluate((input) => input.closest('[aria-hidden="true"]') !== null), true)
+    }
+
     await page.fill('#name', 'Ana Silva')
     await page.fill('#email', 'ana@example.pt')
     await page.fill('#phone', '912 345 678')
@@ -82,12 +92,16 @@ describe('the booking page in Chromium', { skip: browserSkipReason(), timeout: 1
     assert.deepEqual(booking.addons.map((a: { id: string, quantity: number }) => [a.id, a.quantity]), [['petiscos-dinner', 1]])
     assert.deepEqual(booking.contact, { name: 'Ana Silva', email: 'ana@example.pt', phone: '+351912345678' })
     assert.equal(booking.price.total, held.price.total)
+    // A real guest is never taken for a bot: the requested booking keeps its 3 seats.
+    const slot = (await api.get(`/availability?tour=fado-night&date=${booking.start.slice(0, 10)}&days=1`)).body.slots
+      .find((s: { start: string }) => Date.parse(s.start) === Date.parse(booking.start))
+    assert.equal(slot.remaining, slot.capacity - 3)
     assert.match(await page.textContent('.confirmation') ?? '', new RegExp(`Pay ${(await guestMoney(page, booking.price.due_on_arrival, 'EUR')).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} on arrival`))
     assert.deepEqual(guest.faults, [])
     await guest.close()
   })
 
-  test('releasing a hold gives the seats back and the API no longer shows a booking', async () => {
+  test('a reload keeps the hold, and releasing it gives the seats back so the API shows no booking', async () => {
     const guest = await openGuestPage(browser)
     const { page } = guest
     const api = await apiClient(server.origin, 'lisbon')
@@ -99,6 +113,15 @@ describe('the booking page in Chromium', { skip: browserSkipReason(), timeout: 1
     const before = await seatsLeft()
     await holdSeats(page)
     assert.equal(await seatsLeft(), before - 2)
+
+    // The sid cookie names the session, so a reload shows the same hold with its choices.
+    await page.reload()
+    await page.locator('#hold-title').filter({ hasText: 'Your seats are held' }).waitFor()
+    const chosen = page.locator(`input[name="start"][value="${start}"]`)
+    await chosen.waitFor({ state: 'attached' })
+    assert.equal(await chosen.isChecked(), true)
+    assert.match(await page.locator(`label[for="${await chosen.getAttribute('id')}"]`).textContent() ?? '', /Held for you/)
+    assert.equal(await page.textContent('#hold-button'), 'Update my hold')
 
     await page.click('#release-button')
     await page.locator('#hold-message').filter({ hasText: 'Your seats have been released' }).waitFor()

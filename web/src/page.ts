@@ -69,7 +69,6 @@ export class Page {
       : renderTourPage(this, tourId, held)
     this.root.replaceChildren(this.view.element)
     const title = this.view.element.querySelector('h1')
-    if (title) document.title = `${title.textContent} · ${this.operatorName}`
     if (moveFocus && title) focusOn(title)
   }
 

@@ -50,6 +50,7 @@ export function renderTourList(page: Page, query: string): HTMLElement {
   h('div', { class: 'search-row' }, search, h('button', { type: 'submit' }, 'Search')),
   problem.element,
   )
+  document.title = `Book a tour · ${page.operatorName}`
   void load(query)
   return h('div', { class: 'view tour-list-view' },
     h('h1', { id: 'page-title' }, `Book a tour with ${page.operatorName}`),
