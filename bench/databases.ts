@@ -7,6 +7,7 @@ import { readSettings, type DatabaseTarget } from '../src/config/env.ts'
 export interface BenchDatabase {
   /** DATABASE_URL for the service. */
   url: string
+  /** For the bench's own store. */
   target: DatabaseTarget
   drop(): Promise<void>
 }
@@ -14,8 +15,11 @@ export interface BenchDatabase {
 /** The PostgreSQL server the bench makes its databases on; any database there the user may connect to. */
 export const POSTGRES_ADMIN_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test'
 
+/** The bench's own connections (seeding) may run statements far longer than the service's 5 s limit. */
+const SEED_STATEMENT_TIMEOUT_MS = '600000'
+
 function databaseFor(url: string, drop: () => Promise<void>): BenchDatabase {
-  return { url, target: readSettings({ DATABASE_URL: url }).database, drop }
+  return { url, target: readSettings({ DATABASE_URL: url, TOURDESK_DB_STATEMENT_TIMEOUT_MS: SEED_STATEMENT_TIMEOUT_MS }).database, drop }
 }
 
 export function sqliteDatabase(dir: string, name: string): BenchDatabase {
