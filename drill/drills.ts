@@ -1,0 +1,60 @@
+import { killNodeDrill } from './kill-node.ts'
+import { skippedOutcome, type DrillOutcome } from './outcome.ts'
+import { postgresCutDrill } from './postgres-cut.ts'
+
+export interface DrillSettings {
+  quick: boolean
+  /** The run's PostgreSQL database, or null when PostgreSQL is unreachable. */
+  postgresUrl: string | null
+  postgresUnreachable: string | null
+}
+
+/** One drill on one database. */
+export interface DrillRun {
+  database: DrillOutcome['database']
+  run(): Promise<DrillOutcome>
+}
+
+export interface Drill {
+  /** For `--only`. */
+  name: string
+  /** The table's name for it, which may give the settings (rounds) it ran with. */
+  title(settings: DrillSettings): string
+  runs(settings: DrillSettings, title: string): DrillRun[]
+}
+
+function onSqlite(run: () => Promise<DrillOutcome>): DrillRun {
+  return { database: 'SQLite', run }
+}
+
+/** On PostgreSQL when reachable, else a row that says why it was skipped. */
+function onPostgres(settings: DrillSettings, title: string, run: (postgresUrl: string) => Promise<DrillOutcome>): DrillRun {
+  const url = settings.postgresUrl
+  return {
+    database: 'PostgreSQL',
+    run: url ? () => run(url) : async () => skippedOutcome(title, 'PostgreSQL', `PostgreSQL not reachable: ${settings.postgresUnreachable}`),
+  }
+}
+
+const killRounds = (s: DrillSettings) => s.quick ? 2 : 20
+const killOptions = (s: DrillSettings, title: string) => ({ title, rounds: killRounds(s), holdsPerRound: 32 })
+
+export const DRILLS: Drill[] = [
+  {
+    name: 'kill',
+    title: (s) => `SIGKILL under booking load (${killRounds(s)} rounds)`,
+    runs: (s, title) => [
+      onSqlite(() => killNodeDrill({ ...killOptions(s, title), postgresUrl: null })),
+      onPostgres(s, title, (postgresUrl) => killNodeDrill({ ...killOptions(s, title), postgresUrl })),
+    ],
+  },
+  {
+    name: 'pg-cut',
+    title: () => 'PostgreSQL cut by a TCP proxy',
+    runs: (s, title) => [
+      onPostgres(s, title, (postgresUrl) => postgresCutDrill({
+        title, postgresUrl, holds: s.quick ? 120 : 300, warmMs: s.quick ? 300 : 1000, cutMs: s.quick ? 1500 : 5000, afterMs: s.quick ? 300 : 1000,
+      })),
+    ],
+  },
+]
