@@ -6,7 +6,8 @@ const DIALECT_NAMES = { sqlite: 'SQLite', postgres: 'PostgreSQL' } as const
 const MB = 1024 * 1024
 
 const count = (n: number) => Math.round(n).toLocaleString('en')
-const ms = (n: number) => n.toFixed(n < 10 ? 2 : 1)
+/** autocannon records whole milliseconds; only means have fractions. */
+const ms = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(n < 10 ? 2 : 1))
 const megabytes = (bytes: number | null) => (bytes === null ? 'n/a' : `${(bytes / MB).toFixed(0)} MB`)
 
 function table(header: string[], rows: string[][]): string {
@@ -63,10 +64,11 @@ export function formatReport(report: BenchReport): string {
     `# tourdesk benchmark, ${report.date}${report.mode === 'quick' ? ' (quick run: figures not comparable)' : ''}`,
     '',
     `${m.cpus} × ${m.cpuModel}, ${megabytes(m.memoryBytes)} memory, ${m.platform}, Node.js ${m.node}. The load generator`
-      + ' (autocannon) runs on the same machine as the service, as issue 7 asks.',
+      + ' (autocannon) runs on the same machine as the service, as issue 7 asks.'
+      + ` 1-minute load average: ${report.loadAverage.start.toFixed(2)} at the start, ${report.loadAverage.end.toFixed(2)} at the end.`,
     ...(report.note ? ['', `Note: ${report.note}`] : []),
     '',
-    `Run from ${report.startedAt} to ${report.finishedAt}. Reproduce with \`npm run bench\`${report.mode === 'quick' ? ' -- --quick' : ''}.`,
+    `Run from ${report.startedAt} to ${report.finishedAt}. Reproduce with \`npm run bench${report.mode === 'quick' ? ' -- --quick' : ''}\`.`,
     '',
     ...sections.flatMap((s) => [s, '']),
     '## Targets (issue 7)',

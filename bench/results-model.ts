@@ -55,6 +55,8 @@ export interface BenchReport {
   mode: BenchSettings['mode']
   note: string | null
   machine: { cpus: number, cpuModel: string, memoryBytes: number, platform: string, node: string }
+  /** 1-minute load average when the run started and ended: above 0 shows other work on the machine. */
+  loadAverage: { start: number, end: number }
   settings: BenchSettings
   databases: DatabaseResult[]
 }

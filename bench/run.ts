@@ -30,6 +30,7 @@ const settings = args.quick ? QUICK : FULL
 const outDir = args.out ?? join(ROOT, args.quick ? 'test-output/bench' : 'bench/results')
 
 const startedAt = new Date()
+const loadAtStart = os.loadavg()[0]
 const now = Temporal.Now.instant()
 const today = todayIn(now, BENCH_TIME_ZONE)
 const workDir = mkdtempSync(join(os.tmpdir(), 'tourdesk-bench-'))
@@ -82,6 +83,7 @@ const report: BenchReport = {
   mode: settings.mode,
   note: args.note ?? null,
   machine: { cpus: cpus.length, cpuModel: cpus[0]?.model ?? 'unknown', memoryBytes: os.totalmem(), platform: `${os.type()} ${os.release()}`, node: process.version },
+  loadAverage: { start: loadAtStart, end: os.loadavg()[0] },
   settings,
   databases,
 }
