@@ -66,9 +66,19 @@ export class Formats {
     return new Intl.ListFormat(this.locale, { style: 'long', type: 'conjunction' }).format(items)
   }
 
-  /** True when the guest's device is in another time zone than the operator's (compared by the zones' names now). */
+  /**
+   * True when the guest's clock shows other times than the operator's: the zones' offsets
+   * differ now or in half a year (so London and Lisbon count as one, New York does not).
+   */
   zonesDiffer(): boolean {
-    return this.zoneName(this.guestZone) !== this.zoneName(this.operatorZone)
+    return this.offsets(this.guestZone) !== this.offsets(this.operatorZone)
+  }
+
+  private offsets(zone: string): string {
+    const format = new Intl.DateTimeFormat('en', { timeZone: zone, timeZoneName: 'longOffset' })
+    const at = (time: number) => format.formatToParts(time).find((p) => p.type === 'timeZoneName')?.value
+    const now = Date.now()
+    return `${at(now)} ${at(now + 182 * 24 * 3600 * 1000)}`
   }
 
   /** A zone's long name in the guest's language, e.g. "Western European Standard Time". */
