@@ -19,7 +19,7 @@ export interface HoldRequest {
 export interface HoldFormEvents {
   submit(): void
   /** The party changed (and is valid): availability must be read again for it. */
-  partyChanged(party: number): void
+  partyChanged(): void
   /** Earlier (-1) or later (+1) dates. */
   page(direction: -1 | 1): void
 }
@@ -60,16 +60,15 @@ export class HoldForm {
     const { min, max } = tour.party
     this.party = h('input', { id: 'party', name: 'party', type: 'number', min, max, step: 1, inputmode: 'numeric', value: Math.max(min, Math.min(2, max)), 'aria-describedby': 'party-hint', required: true })
     this.party.addEventListener('change', () => {
-      const party = this.readParty()
-      if (party !== null) events.partyChanged(party)
+      if (this.readParty() !== null) events.partyChanged()
     })
     this.earlier = h('button', { type: 'button', class: 'secondary', onclick: () => events.page(-1) }, 'Earlier dates')
     this.promo.addEventListener('input', () => this.message('promo').clear())
-    const dateSet = h('fieldset', { class: 'dates', 'aria-describedby': 'zone-note' },
+    const dateSet = h('fieldset', { class: 'dates' },
       h('legend', {}, 'Date'), this.dates,
       h('div', { class: 'strip-nav' }, this.earlier, h('button', { type: 'button', class: 'secondary', onclick: () => events.page(1) }, 'Later dates')),
       this.messageElement('date', 'date-message'))
-    const timeSet = h('fieldset', { class: 'times' }, this.timesLegend, this.times, this.messageElement('time', 'time-message'))
+    const timeSet = h('fieldset', { class: 'times', 'aria-describedby': 'zone-note' }, this.timesLegend, this.times, this.messageElement('time', 'time-message'))
     this.element = h('form', { class: 'hold-form', novalidate: true, 'aria-labelledby': 'book-title', onsubmit: (event) => { event.preventDefault(); events.submit() } },
       h('div', { class: 'field' },
         h('label', { for: 'party' }, 'Number of people'),
@@ -106,9 +105,10 @@ export class HoldForm {
     if (this.date === null || !days.includes(this.date)) {
       this.date = days.find((d) => this.slotsOn(d).some((s) => this.bookable(s))) ?? days.find((d) => this.slotsOn(d).length > 0) ?? days[0]
     }
-    // A chosen time that can no longer be booked (sold out, or too few seats for the party) is dropped.
+    // What is held is what is shown: a chosen time on another page of dates, or one that can
+    // no longer be booked (sold out, too few seats for the party), is dropped.
     const chosen = this.start === null ? undefined : availability.slots.find((s) => sameInstant(s.start, this.start!))
-    if (chosen && !this.bookable(chosen)) this.start = null
+    if (!chosen || !this.bookable(chosen)) this.start = null
     this.renderDates(days)
     this.renderTimes()
   }
@@ -264,6 +264,8 @@ export class HoldForm {
       const input = h('input', { type: 'radio', name: 'date', id, value: date, class: 'chip-input', checked: date === this.date, disabled: slots.length === 0 })
       input.addEventListener('change', () => {
         this.date = date
+        // A time chosen on another day is no longer on screen, so it is not kept.
+        if (this.start !== null && !this.slotsOn(date).some((s) => sameInstant(s.start, this.start!))) this.start = null
         this.renderTimes()
       })
       return h('span', { class: 'chip' }, input,
