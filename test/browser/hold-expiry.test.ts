@@ -6,7 +6,8 @@ import { apiClient, bookingPageUrl, chooseFirstOpenTime, guestSession, holdSeats
 import { freshDatabase, type FreshDatabase } from '../helpers/database.ts'
 import { startServer, type ServerProcess } from '../helpers/server-process.ts'
 
-const HOLD_SECONDS = 3
+// Long enough that a loaded CI machine still sees the hold before it lapses.
+const HOLD_SECONDS = 6
 
 describe('a lapsed hold on the booking page', { skip: browserSkipReason(), timeout: 120_000 }, () => {
   let server: ServerProcess
