@@ -1,6 +1,8 @@
+import { diskFullDrill } from './disk-full.ts'
 import { killNodeDrill } from './kill-node.ts'
 import { skippedOutcome, type DrillOutcome } from './outcome.ts'
 import { postgresCutDrill } from './postgres-cut.ts'
+import { slowClientsDrill } from './slow-clients.ts'
 
 export interface DrillSettings {
   quick: boolean
@@ -37,6 +39,7 @@ function onPostgres(settings: DrillSettings, title: string, run: (postgresUrl: s
 }
 
 const killRounds = (s: DrillSettings) => s.quick ? 2 : 20
+const slowPerKind = (s: DrillSettings) => s.quick ? 50 : 500
 const killOptions = (s: DrillSettings, title: string) => ({ title, rounds: killRounds(s), holdsPerRound: 32 })
 
 export const DRILLS: Drill[] = [
@@ -56,5 +59,15 @@ export const DRILLS: Drill[] = [
         title, postgresUrl, holds: s.quick ? 120 : 300, warmMs: s.quick ? 300 : 1000, cutMs: s.quick ? 1500 : 5000, afterMs: s.quick ? 300 : 1000,
       })),
     ],
+  },
+  {
+    name: 'disk-full',
+    title: () => 'SQLite disk full',
+    runs: (s, title) => [onSqlite(() => diskFullDrill(title, 80))],
+  },
+  {
+    name: 'slow-clients',
+    title: (s) => `${slowPerKind(s) * 2} slow clients (slowloris) beside bookings`,
+    runs: (s, title) => [onSqlite(() => slowClientsDrill({ title, perKind: slowPerKind(s), holds: s.quick ? 30 : 200, observeMs: s.quick ? 1000 : 100_000 }))],
   },
 ]
