@@ -1,3 +1,4 @@
+import { clockJumpsDrill } from './clock-jumps.ts'
 import { diskFullDrill } from './disk-full.ts'
 import { killNodeDrill } from './kill-node.ts'
 import { skippedOutcome, type DrillOutcome } from './outcome.ts'
@@ -69,5 +70,13 @@ export const DRILLS: Drill[] = [
     name: 'slow-clients',
     title: (s) => `${slowPerKind(s) * 2} slow clients (slowloris) beside bookings`,
     runs: (s, title) => [onSqlite(() => slowClientsDrill({ title, perKind: slowPerKind(s), holds: s.quick ? 30 : 200, observeMs: s.quick ? 1000 : 100_000 }))],
+  },
+  {
+    name: 'clock',
+    title: () => 'Clock jumps between hold and checkout',
+    runs: (s, title) => [
+      onSqlite(() => clockJumpsDrill(title, null)),
+      onPostgres(s, title, (postgresUrl) => clockJumpsDrill(title, postgresUrl)),
+    ],
   },
 ]
