@@ -5,6 +5,7 @@ import { readSettings } from './config/env.ts'
 import { createContext } from './context.ts'
 import { systemClock } from './domain/clock.ts'
 import { runHousekeeping } from './services/housekeeping.ts'
+import { bookingPagePath } from './web/booking-page.ts'
 
 async function main(): Promise<void> {
   const settings = readSettings()
@@ -39,6 +40,8 @@ async function main(): Promise<void> {
   for (const catalog of context.catalogs.values()) {
     const base = `http://${settings.host}:${port}/api/${catalog.instance.prefix}`
     app.log.info({ instance: catalog.instance.prefix, base_url: base }, `${catalog.instance.name}: ${base}`)
+    const page = `http://${settings.host}:${port}${bookingPagePath(catalog.instance.prefix)}`
+    app.log.info({ instance: catalog.instance.prefix, booking_page: page }, `${catalog.instance.name} booking page: ${page}`)
   }
 }
 

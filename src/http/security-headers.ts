@@ -11,12 +11,16 @@ export async function addSecurityHeaders(request: FastifyRequest, reply: Fastify
   if (!reply.hasHeader('Content-Security-Policy')) reply.header('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'")
   reply.header('Referrer-Policy', 'no-referrer')
   reply.header('Cross-Origin-Resource-Policy', 'same-site')
+  const corsOrigins = request.catalog?.instance.cors_origins
+  if (!corsOrigins?.length) return
+  // The answer depends on Origin whenever CORS is on, so a shared cache must key on it even
+  // for requests that get no CORS headers.
+  reply.header('Vary', 'Origin')
   const origin = request.headers.origin
-  if (origin && request.catalog?.instance.cors_origins?.includes(origin)) {
+  if (origin && corsOrigins.includes(origin)) {
     reply.header('Access-Control-Allow-Origin', origin)
     reply.header('Access-Control-Allow-Credentials', 'true')
     reply.header('Access-Control-Expose-Headers', EXPOSED)
-    reply.header('Vary', 'Origin')
   }
 }
 

@@ -10,14 +10,25 @@ const sameEmail = (email: string) => sql<boolean>`lower(email) = ${email.trim().
 
 /** Everything stored about one person (by email) in one instance, for a privacy request. */
 export async function exportPersonalData(db: Db, instanceId: string, email: string) {
-  const [contactMessages, newsletterSignups, newsletterSubscriptions, bookings] = await Promise.all([
+  const [contactMessages, newsletterSignups, newsletterSubscriptions, bookings, storedAnswers] = await Promise.all([
     db.selectFrom('contact_messages').selectAll().where('instance_id', '=', instanceId).where(sameEmail(email)).orderBy('received_at').execute(),
     db.selectFrom('newsletter_signups').selectAll().where('instance_id', '=', instanceId).where(sameEmail(email)).orderBy('consented_at').execute(),
     db.selectFrom('newsletter_subscribers').selectAll().where('instance_id', '=', instanceId).where(sameEmail(email)).execute(),
     db.selectFrom('bookings').selectAll().where('instance_id', '=', instanceId)
       .where(sql<boolean>`lower(contact_email) = ${email.trim().toLowerCase()}`).orderBy('created_at').execute(),
+    db.selectFrom('idempotency_keys').selectAll().where('instance_id', '=', instanceId)
+      .where('session_id', 'in', sessionsBookedBy(db, instanceId, email)).orderBy('created_at').execute(),
   ])
-  return { email, contactMessages, newsletterSignups, newsletterSubscriptions, bookings }
+  return { email, contactMessages, newsletterSignups, newsletterSubscriptions, bookings, storedAnswers }
+}
+
+/**
+ * Sessions whose bookings carry this address. Their stored Idempotency-Key answers repeat
+ * the contact details, so a privacy request covers those too.
+ */
+function sessionsBookedBy(db: Db, instanceId: string, email: string) {
+  return db.selectFrom('bookings').select('session_id').where('instance_id', '=', instanceId)
+    .where(sql<boolean>`lower(contact_email) = ${email.trim().toLowerCase()}`)
 }
 
 /**
@@ -29,6 +40,8 @@ export async function erasePersonalData(database: Database, instanceId: string, 
     const messages = await trx.deleteFrom('contact_messages').where('instance_id', '=', instanceId).where(sameEmail(email)).executeTakeFirst()
     const signups = await trx.deleteFrom('newsletter_signups').where('instance_id', '=', instanceId).where(sameEmail(email)).executeTakeFirst()
     const subscriptions = await trx.deleteFrom('newsletter_subscribers').where('instance_id', '=', instanceId).where(sameEmail(email)).executeTakeFirst()
+    const answers = await trx.deleteFrom('idempotency_keys').where('instance_id', '=', instanceId)
+      .where('session_id', 'in', sessionsBookedBy(trx, instanceId, email)).executeTakeFirst()
     const bookings = await trx.updateTable('bookings')
       .set({ contact_name: 'erased', contact_email: 'erased', contact_phone: null, updated_at: toStoredInstant(at) })
       .where('instance_id', '=', instanceId)
@@ -39,6 +52,7 @@ export async function erasePersonalData(database: Database, instanceId: string, 
       newsletterSignups: Number(signups.numDeletedRows),
       newsletterSubscriptions: Number(subscriptions.numDeletedRows),
       bookingsAnonymised: Number(bookings.numUpdatedRows),
+      storedAnswers: Number(answers.numDeletedRows),
     }
   })
 }

@@ -22,7 +22,10 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
   })
   let output = ''
   const origin = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start in 20 s:\n${output}`)), 20_000)
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL')
+      reject(new Error(`server did not start in 20 s:\n${output}`))
+    }, 20_000)
     child.stdout!.on('data', (chunk: Buffer) => {
       output += chunk
       const match = /"base_url":"(http:\/\/[^/"]+)/.exec(output)
