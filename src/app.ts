@@ -16,7 +16,7 @@ import { ApiError } from './http/api-error.ts'
 import { answerClientError } from './http/client-errors.ts'
 import { sessionAndCsrfGuard } from './http/guards.ts'
 import { registerJsonBodyParser, rejectForbiddenBodyKeys } from './http/json-body.ts'
-import { registerRoutingErrors } from './http/method-not-allowed.ts'
+import { answerRouterError, registerRoutingErrors } from './http/method-not-allowed.ts'
 import { collectInstanceRoutes, INSTANCE_ROUTE_PREFIX } from './http/openapi.ts'
 import { handleError } from './http/problem.ts'
 import { addSecurityHeaders } from './http/security-headers.ts'
@@ -45,6 +45,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}) {
     clientErrorHandler: answerClientError,
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    frameworkErrors: answerRouterError,
     ajv: { customOptions: { coerceTypes: false, useDefaults: true, removeAdditional: false, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>()
 

@@ -1,7 +1,7 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ApiError } from './api-error.ts'
 import { sendProblem } from './problem.ts'
-import { answerPreflight } from './security-headers.ts'
+import { addSecurityHeaders, answerPreflight } from './security-headers.ts'
 
 /**
  * Answers requests no route matched: 405 with Allow when the path exists under another
@@ -21,7 +21,7 @@ export function registerRoutingErrors(app: FastifyInstance): void {
     for (const method of [route.method].flat()) entry.methods.add(method)
   })
 
-  app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
+  const answer = (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0]
     const [, root, prefix] = path.split('/')
     const catalog = root === 'api' ? app.tourdesk.catalogs.get(prefix) : undefined
@@ -33,5 +33,23 @@ export function registerRoutingErrors(app: FastifyInstance): void {
       return sendProblem(reply, new ApiError('method_not_allowed', `${request.method} is not allowed here; use ${allow}`, { headers: { Allow: allow } }))
     }
     return sendProblem(reply, new ApiError('not_found', `Nothing is at ${path}`))
+  }
+  // Fastify's not-found route would read the body first; answering on arrival keeps routing
+  // ahead of 413, 415, 400 and 403 as CONTRACT.md orders them.
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.is404) return answer(request, reply)
   })
+}
+
+/**
+ * The router's own refusals, a path segment that is not valid percent-encoding or is longer
+ * than the router takes, answered as problems instead of Fastify's default JSON. They never
+ * reach a route, so no onSend hook adds the security headers: they are added here.
+ */
+export async function answerRouterError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const apiError = error.code === 'FST_ERR_BAD_URL' ? new ApiError('bad_request', 'The path is not valid percent-encoding')
+    : error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? new ApiError('bad_request', 'A path segment is too long')
+      : new ApiError('internal', 'Something went wrong on our side; the request may be retried')
+  await addSecurityHeaders(request, reply)
+  return sendProblem(reply, apiError)
 }
