@@ -128,6 +128,7 @@ export async function benchDatabase(dialect: MeasuredDatabase['dialect'], newDat
   try {
     ctx.progress(`${dialect}: starting the service on a fresh database`)
     main = await serve(mainDatabase, small, ctx)
+    const startRssBytes = main.peakRssBytes()
     const coldStartsMs = [main.coldStartMs, ...await moreColdStarts(settings.coldStarts - 1, newDatabase, ctx)]
     const smallSeedSeconds = await seed(mainDatabase, small, ctx)
     const largeSeedSeconds = await seed(largeDatabase, large, ctx)
@@ -139,7 +140,11 @@ export async function benchDatabase(dialect: MeasuredDatabase['dialect'], newDat
       ctx.progress(`${dialect}: ${scenario.name}`)
       const figures = await measureScenario(scenario, main!, settings)
       const { name, request, kind } = scenario
-      return { name, request, kind, connections: settings.connections, ...figures, ratioToCeiling: figures.requestsPerSecond / ceiling.requestsPerSecond }
+      return {
+        name, request, kind, connections: settings.connections, ...figures,
+        ratioToCeiling: figures.requestsPerSecond / ceiling.requestsPerSecond,
+        peakRssBytes: main!.peakRssBytes(),
+      }
     }
     const endpoints: EndpointResult[] = []
     for (const scenario of scenarios(ctx.tomorrow).filter((s) => s.kind === 'read')) endpoints.push(await endpoint(scenario))
@@ -155,6 +160,7 @@ export async function benchDatabase(dialect: MeasuredDatabase['dialect'], newDat
       ceiling,
       coldStartsMs,
       peakRssBytes,
+      startRssBytes,
       endpoints,
       growth: {
         sizes: {

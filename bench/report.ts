@@ -26,8 +26,8 @@ function statusNote(f: LoadFigures): string {
 function databaseSection(result: MeasuredDatabase, settings: BenchReport['settings']): string {
   const { small, large } = result.growth.sizes
   const endpointRows = [
-    ['ceiling: GET / → {"ok":true}', ...figureCells(result.ceiling), '1.00'],
-    ...result.endpoints.map((e) => [e.request, ...figureCells(e).slice(0, 4), `${count(e.errors)}${statusNote(e)}`, e.ratioToCeiling.toFixed(2)]),
+    ['ceiling: GET / → {"ok":true}', ...figureCells(result.ceiling), '1.00', ''],
+    ...result.endpoints.map((e) => [e.request, ...figureCells(e).slice(0, 4), `${count(e.errors)}${statusNote(e)}`, e.ratioToCeiling.toFixed(2), megabytes(e.peakRssBytes)]),
   ]
   const sizeLabel = (s: typeof small) => `${count(s.tours)} tours, ${count(s.bookings)} bookings`
   const growthRows = result.growth.endpoints.flatMap((g) => [
@@ -40,9 +40,9 @@ function databaseSection(result: MeasuredDatabase, settings: BenchReport['settin
     '',
     `${settings.connections} connections, ${settings.durationSeconds} s per endpoint after ${settings.warmupSeconds} s of warm-up; latencies in ms. Database: ${count(small.tours)} tours and ${count(small.bookings)} seeded bookings; the writes run last.`,
     '',
-    table(['endpoint', 'req/s', 'p50', 'p99', 'max', 'errors', 'ratio to ceiling'], endpointRows),
+    table(['endpoint', 'req/s', 'p50', 'p99', 'max', 'errors', 'ratio to ceiling', 'peak RSS so far'], endpointRows),
     '',
-    `- Peak RSS of the service over these runs: ${megabytes(result.peakRssBytes)}.`,
+    `- RSS of the service: ${megabytes(result.startRssBytes)} once started, ${megabytes(result.peakRssBytes)} at its peak over these runs.`,
     `- Cold start, spawn to first answer on a fresh database: ${result.coldStartsMs.map((t) => `${Math.round(t)} ms`).join(', ')}.`,
     '',
     `### Growth (${growth.connections} connections, ${growth.durationSeconds} s per run, median of ${growth.rounds} rounds)`,

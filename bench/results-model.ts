@@ -9,6 +9,8 @@ export interface EndpointResult extends LoadFigures {
   connections: number
   /** requestsPerSecond over the ceiling's, both measured in the same run. */
   ratioToCeiling: number
+  /** The service's peak resident size so far, read after this endpoint's run: shows which endpoint raised it. */
+  peakRssBytes: number | null
 }
 
 export interface GrowthSizeResult extends DatabaseSize {
@@ -36,6 +38,8 @@ export interface MeasuredDatabase {
   coldStartsMs: number[]
   /** The peak resident size of the service over every endpoint's run. */
   peakRssBytes: number | null
+  /** Resident size just after the cold start, before any load. */
+  startRssBytes: number | null
   endpoints: EndpointResult[]
   growth: { sizes: { small: GrowthSizeResult, large: GrowthSizeResult }, endpoints: GrowthResult[] }
 }
