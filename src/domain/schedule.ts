@@ -9,7 +9,24 @@ export interface Departure {
   /** Local date and wall-clock time the departure actually starts at. */
   date: string
   time: string
+  /** The start and end as RFC 3339 with the zone's offset, as the API shows them. */
+  startText: string
+  endText: string
+  /** The start in the database's fixed-width UTC form. */
+  startKey: string
+  startMs: number
 }
+
+/**
+ * Expanded days, most recently used last. Zone arithmetic in the Temporal polyfill costs
+ * tens of microseconds per step, so a 14-day availability read would spend milliseconds
+ * recomputing starts that never change for a given catalog; about 20,000 tour-days
+ * (a few MB) covers every tour's popular weeks.
+ */
+const DAY_CACHE_LIMIT = 20_000
+const dayCache = new Map<string, Departure[]>()
+const tourKeys = new WeakMap<ScheduledTour, number>()
+let nextTourKey = 0
 
 type ScheduledTour = Pick<CatalogTour, 'schedule' | 'blackouts' | 'duration_minutes'>
 
@@ -29,14 +46,38 @@ function* configuredStarts(tour: ScheduledTour, timeZone: string, date: Temporal
       const zoned = date.toPlainDateTime(Temporal.PlainTime.from(time))
         .toZonedDateTime(timeZone, { disambiguation: 'compatible' })
       const start = zoned.toInstant()
+      const end = start.add({ minutes: tour.duration_minutes })
       yield {
         start,
-        end: start.add({ minutes: tour.duration_minutes }),
+        end,
         date: zoned.toPlainDate().toString(),
         time: zoned.toPlainTime().toString({ smallestUnit: 'minute' }),
+        startText: zoned.toString({ timeZoneName: 'never', smallestUnit: 'second' }),
+        endText: end.toZonedDateTimeISO(timeZone).toString({ timeZoneName: 'never', smallestUnit: 'second' }),
+        startKey: start.toString({ fractionalSecondDigits: 3 }),
+        startMs: start.epochMilliseconds,
       }
     }
   }
+}
+
+/** configuredStarts of one date, remembered (the tour objects of a loaded catalog never change). */
+function startsConfiguredOn(tour: ScheduledTour, timeZone: string, date: Temporal.PlainDate): Departure[] {
+  let tourKey = tourKeys.get(tour)
+  if (tourKey === undefined) {
+    tourKey = nextTourKey++
+    tourKeys.set(tour, tourKey)
+  }
+  const key = `${tourKey} ${timeZone} ${date}`
+  let starts = dayCache.get(key)
+  if (starts) {
+    dayCache.delete(key)
+  } else {
+    starts = [...configuredStarts(tour, timeZone, date)]
+    if (dayCache.size >= DAY_CACHE_LIMIT) dayCache.delete(dayCache.keys().next().value!)
+  }
+  dayCache.set(key, starts)
+  return starts
 }
 
 /**
@@ -46,14 +87,14 @@ function* configuredStarts(tour: ScheduledTour, timeZone: string, date: Temporal
 export function expandSchedule(tour: ScheduledTour, timeZone: string, firstDate: Temporal.PlainDate, days: number): Departure[] {
   const first = firstDate.toString()
   const afterLast = firstDate.add({ days }).toString()
-  const byInstant = new Map<bigint, Departure>()
+  const byInstant = new Map<number, Departure>()
   for (let d = -1; d < days; d++) {
-    for (const departure of configuredStarts(tour, timeZone, firstDate.add({ days: d }))) {
+    for (const departure of startsConfiguredOn(tour, timeZone, firstDate.add({ days: d }))) {
       if (departure.date < first || departure.date >= afterLast || tour.blackouts.includes(departure.date)) continue
-      byInstant.set(departure.start.epochNanoseconds, departure)
+      byInstant.set(departure.startMs, departure)
     }
   }
-  return [...byInstant.values()].sort((a, b) => Temporal.Instant.compare(a.start, b.start))
+  return [...byInstant.values()].sort((a, b) => a.startMs - b.startMs)
 }
 
 /** The scheduled departure starting at exactly this instant, if there is one. */

@@ -10,12 +10,13 @@ export interface SlotState {
   reason?: UnbookableReason
 }
 
-export function bookingClosesAt(start: Temporal.Instant, cutoffMinutes: number): Temporal.Instant {
-  return start.subtract({ minutes: cutoffMinutes })
+export function isPastCutoff(start: Temporal.Instant, cutoffMinutes: number, now: Temporal.Instant): boolean {
+  return isPastCutoffMs(start.epochMilliseconds, cutoffMinutes, now.epochMilliseconds)
 }
 
-export function isPastCutoff(start: Temporal.Instant, cutoffMinutes: number, now: Temporal.Instant): boolean {
-  return Temporal.Instant.compare(now, bookingClosesAt(start, cutoffMinutes)) >= 0
+/** isPastCutoff on epoch milliseconds, for loops over many departures. */
+export function isPastCutoffMs(startMs: number, cutoffMinutes: number, nowMs: number): boolean {
+  return nowMs >= startMs - cutoffMinutes * 60_000
 }
 
 /**

@@ -1,7 +1,7 @@
 import { Temporal } from 'temporal-polyfill'
-import { formatInZone, todayIn, toStoredInstant } from '../domain/instant-format.ts'
+import { todayIn, toStoredInstant } from '../domain/instant-format.ts'
 import { expandSchedule } from '../domain/schedule.ts'
-import { isPastCutoff, slotState } from '../domain/slot-status.ts'
+import { isPastCutoffMs, slotState } from '../domain/slot-status.ts'
 import { ApiError } from '../http/api-error.ts'
 import type { Availability } from '../schemas/availability.ts'
 import type { BookingRepository } from '../store/bookings.ts'
@@ -44,8 +44,8 @@ export async function readAvailability(
   if (party !== null) requirePartyInRange(tour.party, party)
   const days = Math.min(query.days ?? 7, firstDate.until(lastDate).days + 1)
 
-  const departures = expandSchedule(tour, timeZone, firstDate, days)
-    .filter((d) => Temporal.Instant.compare(d.start, now) > 0)
+  const nowMs = now.epochMilliseconds
+  const departures = expandSchedule(tour, timeZone, firstDate, days).filter((d) => d.startMs > nowMs)
   const windowStart = firstDate.toZonedDateTime(timeZone).toInstant()
   const windowEnd = firstDate.add({ days }).toZonedDateTime(timeZone).toInstant()
   const seats = await bookings.seatsInWindow(catalog.instance.ref, tour.id,
@@ -58,18 +58,18 @@ export async function readAvailability(
     days: query.days ?? 7,
     party,
     slots: departures.map((d) => {
-      const stored = seats.get(toStoredInstant(d.start))
+      const stored = seats.get(d.startKey)
       const capacity = stored?.capacity ?? tour.capacity
       return {
-        start: formatInZone(d.start, timeZone),
-        end: formatInZone(d.end, timeZone),
+        start: d.startText,
+        end: d.endText,
         date: d.date,
         time: d.time,
         capacity,
         ...slotState({
           capacity,
           seatsTaken: stored?.seats_taken ?? 0,
-          pastCutoff: isPastCutoff(d.start, tour.cutoff_minutes, now),
+          pastCutoff: isPastCutoffMs(d.startMs, tour.cutoff_minutes, nowMs),
           closedByOperator: stored?.closed === 1,
           party,
         }),

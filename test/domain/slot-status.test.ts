@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { Temporal } from 'temporal-polyfill'
-import { bookingClosesAt, isPastCutoff, slotState } from '../../src/domain/slot-status.ts'
+import { isPastCutoff, isPastCutoffMs, slotState } from '../../src/domain/slot-status.ts'
 
 const open = { pastCutoff: false, closedByOperator: false, party: null }
 
@@ -73,8 +73,10 @@ describe('isPastCutoff', () => {
   const start = Temporal.Instant.from('2026-07-01T08:30:00Z')
 
   test('booking closes cutoff minutes before the start', () => {
-    assert.equal(bookingClosesAt(start, 120).toString(), '2026-07-01T06:30:00Z')
-    assert.equal(bookingClosesAt(start, 0).toString(), '2026-07-01T08:30:00Z')
+    const at = (iso: string) => Temporal.Instant.from(iso).epochMilliseconds
+    assert.equal(isPastCutoffMs(start.epochMilliseconds, 120, at('2026-07-01T06:29:59.999Z')), false)
+    assert.equal(isPastCutoffMs(start.epochMilliseconds, 120, at('2026-07-01T06:30:00Z')), true)
+    assert.equal(isPastCutoffMs(start.epochMilliseconds, 0, at('2026-07-01T08:30:00Z')), true)
   })
 
   test('one nanosecond before start minus cutoff is not past; exactly at it is past', () => {
