@@ -38,7 +38,7 @@ export interface MeasuredDatabase {
   coldStartsMs: number[]
   /** The peak resident size of the service over every endpoint's run. */
   peakRssBytes: number | null
-  /** Resident size just after the cold start, before any load. */
+  /** Peak resident size reached by the end of the cold start, before any load. */
   startRssBytes: number | null
   endpoints: EndpointResult[]
   growth: { sizes: { small: GrowthSizeResult, large: GrowthSizeResult }, endpoints: GrowthResult[] }

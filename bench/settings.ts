@@ -41,15 +41,15 @@ export const FULL: BenchSettings = {
 export const QUICK: BenchSettings = {
   mode: 'quick',
   connections: 10,
-  durationSeconds: 0.5,
-  warmupSeconds: 0.2,
+  durationSeconds: 0.3,
+  warmupSeconds: 0.1,
   coldStarts: 1,
   growth: {
     small: { tours: 10, bookings: 1_000 },
     large: { tours: 100, bookings: 10_000 },
     connections: 5,
-    durationSeconds: 0.5,
-    warmupSeconds: 0.2,
+    durationSeconds: 0.3,
+    warmupSeconds: 0.1,
     rounds: 1,
   },
 }
