@@ -26,6 +26,16 @@ import type { AppContext } from './http/request-context.ts'
 import { bookingPageRoutes } from './web/booking-page.ts'
 
 export const BODY_LIMIT_BYTES = 64 * 1024
+/**
+ * Slow clients (slowloris) must not hold connections for ever: a request's headers must
+ * arrive within 10 s and the whole request within 30 s, checked every second. Without
+ * these, Node allows 60 s for headers, checked every 30 s, and a request whose body
+ * trickles in a byte at a time has no limit at all (fastify's requestTimeout is 0).
+ * `npm run drill` measures the effect (drill/slow-clients.ts).
+ */
+export const HEADERS_TIMEOUT_MS = 10_000
+export const REQUEST_TIMEOUT_MS = 30_000
+const CONNECTION_CHECK_INTERVAL_MS = 1_000
 
 /** Builds the HTTP app; it can be built many times (tests build one per case). */
 export interface AppOptions {
@@ -41,6 +51,8 @@ export async function buildApp(context: AppContext, options: AppOptions = {}) {
     ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? false }),
     trustProxy: options.trustProxy ?? false,
     bodyLimit: BODY_LIMIT_BYTES,
+    requestTimeout: REQUEST_TIMEOUT_MS,
+    http: { headersTimeout: HEADERS_TIMEOUT_MS, connectionsCheckingInterval: CONNECTION_CHECK_INTERVAL_MS },
     genReqId: () => randomUUID(),
     clientErrorHandler: answerClientError,
     return503OnClosing: true,
@@ -55,6 +67,10 @@ export async function buildApp(context: AppContext, options: AppOptions = {}) {
   registerJsonBodyParser(app)
   app.setErrorHandler(handleError)
   app.addHook('onSend', addSecurityHeaders)
+  // No answer leaves before the writes it reports are on disk (see Database.durable).
+  app.addHook('onSend', async () => {
+    await context.store.durable()
+  })
   registerRoutingErrors(app)
   const instanceRoutes = collectInstanceRoutes(app)
 
