@@ -39,14 +39,14 @@ function onPostgres(settings: DrillSettings, title: string, run: (postgresUrl: s
   }
 }
 
-const killRounds = (s: DrillSettings) => s.quick ? 2 : 20
+const killRounds = (s: DrillSettings) => s.quick ? 1 : 20
 const slowPerKind = (s: DrillSettings) => s.quick ? 50 : 500
 const killOptions = (s: DrillSettings, title: string) => ({ title, rounds: killRounds(s), holdsPerRound: 32 })
 
 export const DRILLS: Drill[] = [
   {
     name: 'kill',
-    title: (s) => `SIGKILL under booking load (${killRounds(s)} rounds)`,
+    title: (s) => `SIGKILL under booking load (${killRounds(s)} round${killRounds(s) === 1 ? '' : 's'})`,
     runs: (s, title) => [
       onSqlite(() => killNodeDrill({ ...killOptions(s, title), postgresUrl: null })),
       onPostgres(s, title, (postgresUrl) => killNodeDrill({ ...killOptions(s, title), postgresUrl })),
@@ -57,19 +57,19 @@ export const DRILLS: Drill[] = [
     title: () => 'PostgreSQL cut by a TCP proxy',
     runs: (s, title) => [
       onPostgres(s, title, (postgresUrl) => postgresCutDrill({
-        title, postgresUrl, holds: s.quick ? 120 : 300, warmMs: s.quick ? 300 : 1000, cutMs: s.quick ? 1500 : 5000, afterMs: s.quick ? 300 : 1000,
+        title, postgresUrl, holds: s.quick ? 120 : 300, warmMs: s.quick ? 300 : 1000, cutMs: s.quick ? 1000 : 5000, afterMs: s.quick ? 300 : 1000,
       })),
     ],
   },
   {
     name: 'disk-full',
     title: () => 'SQLite disk full',
-    runs: (s, title) => [onSqlite(() => diskFullDrill(title, 80))],
+    runs: (s, title) => [onSqlite(() => diskFullDrill(title, s.quick ? 50 : 80))],
   },
   {
     name: 'slow-clients',
     title: (s) => `${slowPerKind(s) * 2} slow clients (slowloris) beside bookings`,
-    runs: (s, title) => [onSqlite(() => slowClientsDrill({ title, perKind: slowPerKind(s), holds: s.quick ? 30 : 200, observeMs: s.quick ? 1000 : 100_000 }))],
+    runs: (s, title) => [onSqlite(() => slowClientsDrill({ title, perKind: slowPerKind(s), holds: s.quick ? 30 : 200, observeMs: s.quick ? 1000 : 60_000, cutExpected: !s.quick }))],
   },
   {
     name: 'clock',

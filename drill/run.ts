@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url'
 import { DRILLS, type DrillSettings } from './drills.ts'
 import { crashedOutcome, passed, type DrillOutcome } from './outcome.ts'
 import { createDrillPostgres } from './postgres.ts'
+import { formatMs } from './readiness.ts'
 import { renderReport } from './report.ts'
 
 const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url))
@@ -41,6 +42,7 @@ try {
     const title = drill.title(settings)
     for (const run of drill.runs(settings, title)) {
       process.stdout.write(`drill: ${drill.name} on ${run.database} … `)
+      const drillBegan = performance.now()
       let outcome: DrillOutcome
       try {
         outcome = await run.run()
@@ -48,7 +50,8 @@ try {
         outcome = crashedOutcome(title, run.database, err)
         process.stderr.write(`${(err as Error).stack ?? err}\n`)
       }
-      process.stdout.write(`${outcome.skipped !== undefined ? 'skipped' : passed(outcome) ? 'survived' : 'FAILED'}\n`)
+      const verdict = outcome.skipped !== undefined ? 'skipped' : passed(outcome) ? 'survived' : 'FAILED'
+      process.stdout.write(`${verdict} (${formatMs(performance.now() - drillBegan)})\n`)
       outcomes.push(outcome)
     }
   }

@@ -1,5 +1,4 @@
 import { connect, type Socket } from 'node:net'
-import { setTimeout as sleep } from 'node:timers/promises'
 
 /**
  * Slowloris: `headers` clients send a request's headers a byte at a time and never finish
@@ -12,6 +11,8 @@ interface SlowSocket {
   kind: SlowKind
   socket: Socket
   closed: boolean
+  /** From connecting to the server closing the connection, in milliseconds. */
+  heldMs?: number
   timer?: NodeJS.Timeout
 }
 
@@ -45,9 +46,14 @@ export class SlowClients {
     const socket = connect(this.port, '127.0.0.1')
     const slow: SlowSocket = { kind, socket, closed: false }
     this.sockets.push(slow)
+    const began = performance.now()
     socket.on('error', () => {})
+    // Reading the answer lets the server's FIN close the socket, so `closed` means the
+    // server has let go; the bytes trickle on regardless, as an attacker's would.
+    socket.resume()
     socket.on('close', () => {
       slow.closed = true
+      slow.heldMs = performance.now() - began
       clearInterval(slow.timer)
     })
     await new Promise<void>((resolve) => {
@@ -59,10 +65,12 @@ export class SlowClients {
     if (preamble) socket.write(preamble)
     let sent = 0
     // Spread the clients' bytes over the interval rather than sending them all at once.
-    await sleep(Math.random() * this.byteEveryMs)
-    slow.timer = setInterval(() => {
-      if (sent < trickle.length) socket.write(trickle[sent++])
-    }, this.byteEveryMs)
+    const first = setTimeout(() => {
+      slow.timer = setInterval(() => {
+        if (sent < trickle.length) socket.write(trickle[sent++])
+      }, this.byteEveryMs)
+    }, Math.random() * this.byteEveryMs)
+    socket.once('close', () => clearTimeout(first))
   }
 
   /** Clients of each kind the server has not closed yet. */
@@ -70,6 +78,12 @@ export class SlowClients {
     const open: Record<SlowKind, number> = { headers: 0, body: 0 }
     for (const s of this.sockets) if (!s.closed) open[s.kind]++
     return open
+  }
+
+  /** The longest time the server let a client of that kind keep its connection, among those it closed. */
+  longestHeldMs(kind: SlowKind): number | null {
+    const held = this.sockets.filter((s) => s.kind === kind && s.heldMs !== undefined).map((s) => s.heldMs!)
+    return held.length === 0 ? null : Math.max(...held)
   }
 
   close(): void {
