@@ -11,10 +11,11 @@ if [ ${#files[@]} -eq 0 ]; then
   echo "no test files found under test/" >&2
   exit 1
 fi
-# The browser and benchmark tests exercise the page and the bench, not the store: one pass is enough.
+# The browser, benchmark and drill tests exercise the page, the bench and the drills, not the
+# store (the bench and drills pick their own databases): one pass is enough.
 store_files=()
 for file in "${files[@]}"; do
-  case "$file" in test/browser/*|test/bench/*) ;; *) store_files+=("$file") ;; esac
+  case "$file" in test/browser/*|test/bench/*|test/drill/*) ;; *) store_files+=("$file") ;; esac
 done
 
 # A test that hangs fails after 5 minutes instead of holding the run until CI gives up.
