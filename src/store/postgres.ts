@@ -60,6 +60,8 @@ export function openPostgres(url: string, settings: PoolSettings): Database {
     },
     isUnavailable,
     supportsSkipLocked: true,
+    // A commit has returned only once PostgreSQL made it durable (synchronous_commit=on).
+    durable: async () => {},
     close: () => db.destroy(),
   }
 }
