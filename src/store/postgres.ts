@@ -22,10 +22,19 @@ function isUnavailable(error: unknown): boolean {
 }
 
 export function openPostgres(url: string, settings: PoolSettings): Database {
+  // pg-pool uses one timeout both for opening a connection and for waiting for a free one.
+  // Opening must fail fast when the server is gone; waiting behind busy connections under a
+  // burst is normal and may take as long as the statements ahead in the queue.
+  class ClientWithConnectTimeout extends pg.Client {
+    constructor(config?: pg.ClientConfig) {
+      super({ ...config, connectionTimeoutMillis: settings.connectTimeoutMs })
+    }
+  }
   const pool = new pg.Pool({
+    Client: ClientWithConnectTimeout,
     connectionString: url,
     max: settings.size,
-    connectionTimeoutMillis: settings.connectTimeoutMs,
+    connectionTimeoutMillis: settings.connectTimeoutMs + settings.statementTimeoutMs,
     statement_timeout: settings.statementTimeoutMs,
     // The server enforces statement_timeout only while it is reachable; this bounds the wait
     // for an answer that a cut connection will never deliver.

@@ -42,6 +42,8 @@ test(`200 simultaneous holds spread over 3 nodes on one ${testDialect} database:
 
   const ok = results.filter((r) => r.status === 200)
   const refused = results.filter((r) => r.status === 409)
+  const other = results.filter((r) => r.status !== 200 && r.status !== 409).map((r) => `${r.status} ${r.text}`)
+  assert.deepEqual(other, [], 'every answer is a hold or insufficient_capacity')
   assert.equal(ok.length, capacity)
   assert.equal(refused.length, 200 - capacity)
   for (const r of refused) assert.equal(r.body.code, 'insufficient_capacity')
