@@ -35,7 +35,7 @@ function onPostgres(settings: DrillSettings, title: string, run: (postgresUrl: s
   const url = settings.postgresUrl
   return {
     database: 'PostgreSQL',
-    run: url ? () => run(url) : async () => skippedOutcome(title, 'PostgreSQL', `PostgreSQL not reachable: ${settings.postgresUnreachable}`),
+    run: url ? () => run(url) : async () => skippedOutcome(title, 'PostgreSQL', settings.postgresUnreachable ?? 'PostgreSQL is not reachable'),
   }
 }
 
@@ -57,7 +57,7 @@ export const DRILLS: Drill[] = [
     title: () => 'PostgreSQL cut by a TCP proxy',
     runs: (s, title) => [
       onPostgres(s, title, (postgresUrl) => postgresCutDrill({
-        title, postgresUrl, holds: s.quick ? 120 : 300, warmMs: s.quick ? 300 : 1000, cutMs: s.quick ? 1000 : 5000, afterMs: s.quick ? 300 : 1000,
+        title, postgresUrl, holds: s.quick ? 160 : 500, warmMs: s.quick ? 300 : 1000, cutMs: s.quick ? 1000 : 5000, afterMs: s.quick ? 300 : 1000,
       })),
     ],
   },

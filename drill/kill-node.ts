@@ -86,7 +86,7 @@ export async function killNodeDrill(options: KillNodeOptions): Promise<DrillOutc
     }
 
     outcome.recoverMs = median(recoveries)
-    outcome.recoverNote = `median of ${recoveries.length} restarts, max ${formatMs(Math.max(...recoveries))} (SIGKILL to /readyz 200 of the new process)`
+    outcome.recoverNote = `median of ${recoveries.length} restart${recoveries.length === 1 ? '' : 's'}, max ${formatMs(Math.max(...recoveries))} (SIGKILL to /readyz 200 of the new process)`
     outcome.notes.push(
       `${options.holdsPerRound} concurrent holds per round, party 1–3, capacity ${CAPACITY} per departure; killed after 1–12 acknowledgements`,
       `${totals.ackedBeforeKill} holds acknowledged before the kills, ${totals.lostAfterRestart} of them missing after restart; ${totals.inFlightLost} requests lost their connection`,

@@ -12,7 +12,7 @@ import type { DrillOutcome } from './outcome.ts'
 import { formatMs, waitUntilReady } from './readiness.ts'
 
 const TOUR = 'drill-departure'
-const CAPACITY = 100
+const CAPACITY = 200
 const WORKERS = 4
 /** Pause between one worker's holds: about 50 holds a second in all, a busy shop rather than a benchmark. */
 const PACE_MS = 80
@@ -96,6 +96,8 @@ export async function postgresCutDrill(options: PostgresCutOptions): Promise<Dri
     for (const t of timed) if (t.attempt.outcome === 'unexpected' || t.attempt.outcome === 'connection lost') outcome.failures.push(`hold answered ${t.attempt.answer}`)
     if (health.status !== 200) outcome.failures.push(`/healthz answered ${health.status} during the cut`)
     if (readiness.status !== 503) outcome.failures.push(`/readyz answered ${readiness.status} during the cut, not 503`)
+    const afterReady = timed.filter((t) => t.sentAt >= readyAt)
+    const afterReadyCounts = countOutcomes(afterReady.map((t) => t.attempt))
     const firstHoldAfter = timed.filter((t) => t.sentAt >= restoredAt && t.attempt.outcome === 'acknowledged')
       .reduce((first, t) => Math.min(first, t.answeredAt), Infinity)
 
@@ -118,6 +120,7 @@ export async function postgresCutDrill(options: PostgresCutOptions): Promise<Dri
     outcome.notes.push(
       `${WORKERS} clients holding about ${Math.round(WORKERS * 1000 / PACE_MS)} times a second; the proxy cut for ${formatMs(options.cutMs)} then restored (default connect and statement timeouts)`,
       `${duringCut.length} holds sent and answered during the cut: ${duringCut.length - wrong.length} answered 503 unavailable, slowest in ${formatMs(slowest)}; /healthz ${health.status}, /readyz ${readiness.status} during the cut`,
+      `${afterReady.length} holds sent once /readyz was 200 again: ${afterReadyCounts.acknowledged} acknowledged, ${afterReadyCounts.unavailable} 503 unavailable, slowest in ${formatMs(Math.max(0, ...afterReady.map((t) => t.answeredAt - t.sentAt)))}`,
       `all holds: ${counts.acknowledged} acknowledged, ${counts.unavailable} 503 unavailable, ${counts.refused} refused for capacity (${CAPACITY} seats)`,
       `retrying every key: ${retry.replayed} replayed the acknowledged booking, ${retry.newlyAcknowledged} held (${retry.committedUnanswered} of them replays of holds that had committed although their first answer was an error), the rest refused for capacity`,
     )

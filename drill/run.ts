@@ -63,7 +63,7 @@ const date = new Date().toISOString().slice(0, 10)
 const report = renderReport({
   date,
   mode: values.quick ? 'quick' : 'full',
-  postgres: settings.postgresUrl ? `a fresh database at ${new URL(settings.postgresUrl).host}` : `not reachable (${settings.postgresUnreachable})`,
+  postgres: settings.postgresUrl ? `a fresh database at ${new URL(settings.postgresUrl).host}` : `skipped (${settings.postgresUnreachable})`,
   seconds: Math.round((performance.now() - began) / 1000),
 }, outcomes)
 process.stdout.write(`\n${report}\n`)
