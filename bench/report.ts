@@ -3,7 +3,7 @@ import type { BenchReport, MeasuredDatabase } from './results-model.ts'
 import { checkTargets } from './targets.ts'
 
 const DIALECT_NAMES = { sqlite: 'SQLite', postgres: 'PostgreSQL' } as const
-const MB = 1024 * 1024
+const MB = 1_000_000
 
 const count = (n: number) => Math.round(n).toLocaleString('en')
 /** autocannon records whole milliseconds; only means have fractions. */

@@ -10,7 +10,7 @@ export interface TargetCheck {
   met: boolean
 }
 
-const MB = 1024 * 1024
+const MB = 1_000_000
 
 function checksFor(result: MeasuredDatabase): Omit<TargetCheck, 'dialect'>[] {
   const endpoint = (name: string) => result.endpoints.find((e) => e.name === name)!
