@@ -57,7 +57,7 @@ export const DRILLS: Drill[] = [
     title: () => 'PostgreSQL cut by a TCP proxy',
     runs: (s, title) => [
       onPostgres(s, title, (postgresUrl) => postgresCutDrill({
-        title, postgresUrl, holds: s.quick ? 160 : 500, warmMs: s.quick ? 300 : 1000, cutMs: s.quick ? 1000 : 5000, afterMs: s.quick ? 300 : 1000,
+        title, postgresUrl, holds: s.quick ? 100 : 500, warmMs: s.quick ? 200 : 1000, cutMs: s.quick ? 500 : 5000, afterMs: s.quick ? 300 : 1000,
       })),
     ],
   },
