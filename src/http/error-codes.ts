@@ -10,6 +10,7 @@ export const ERROR_CODES = {
   tour_not_found: { status: 404, title: 'No such tour' },
   no_booking: { status: 404, title: 'The session has no such booking' },
   method_not_allowed: { status: 405, title: 'Method not allowed on this resource' },
+  request_timeout: { status: 408, title: 'The request took too long to arrive' },
   insufficient_capacity: { status: 409, title: 'Not enough seats left' },
   cancellation_not_allowed: { status: 409, title: 'The booking can no longer be cancelled' },
   idempotency_in_flight: { status: 409, title: 'A request with this Idempotency-Key is still being processed' },

@@ -8,8 +8,11 @@ export const INSTANCE_ROUTE_PREFIX = '/api/:instance'
 
 type JsonSchema = Record<string, unknown>
 
-/** bad_request: a request line, header block or path that cannot be parsed, whatever the route. */
-const EVERY_ROUTE: ErrorCode[] = ['bad_request', 'not_found', 'method_not_allowed', 'rate_limited', 'internal', 'unavailable']
+/**
+ * bad_request: a request line, header block or path that cannot be parsed; request_timeout:
+ * headers not complete within 10 s or the request within 30 s; whatever the route.
+ */
+const EVERY_ROUTE: ErrorCode[] = ['bad_request', 'request_timeout', 'not_found', 'method_not_allowed', 'rate_limited', 'internal', 'unavailable']
 /** The Origin check and the JSON body reader run on every POST and DELETE, whether or not the route takes a body. */
 const STATE_CHANGING: ErrorCode[] = ['payload_too_large', 'unsupported_media_type', 'invalid_json', 'origin_not_allowed']
 const STATE_CHANGING_METHODS = new Set(['POST', 'DELETE'])

@@ -37,6 +37,7 @@ function validation(problem: ApiProblem): Explanation {
 /** Every code the API can answer with, and `network` when no answer came, as a sentence for the guest. */
 const EXPLAIN: Record<ErrorCode | 'network', (problem: ApiProblem) => Explanation> = {
   bad_request: () => ({ place: 'action', text: RELOAD }),
+  request_timeout: () => ({ place: 'action', text: 'The connection was too slow to send this in time. Please try again.' }),
   invalid_json: () => ({ place: 'action', text: RELOAD }),
   unsupported_media_type: () => ({ place: 'action', text: RELOAD }),
   method_not_allowed: () => ({ place: 'action', text: RELOAD }),
