@@ -68,7 +68,7 @@ export function formatReport(report: BenchReport): string {
       + ` 1-minute load average: ${report.loadAverage.start.toFixed(2)} at the start, ${report.loadAverage.end.toFixed(2)} at the end.`,
     ...(report.note ? ['', `Note: ${report.note}`] : []),
     '',
-    `Run from ${report.startedAt} to ${report.finishedAt}. Reproduce with \`npm run bench${report.mode === 'quick' ? ' -- --quick' : ''}\`.`,
+    `Run from ${report.startedAt} to ${report.finishedAt}${report.commit ? ` at commit ${report.commit}` : ''}. Reproduce with \`npm run bench${report.mode === 'quick' ? ' -- --quick' : ''}\`.`,
     '',
     ...sections.flatMap((s) => [s, '']),
     '## Targets (issue 7)',

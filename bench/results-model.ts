@@ -57,6 +57,8 @@ export interface BenchReport {
   startedAt: string
   finishedAt: string
   mode: BenchSettings['mode']
+  /** The commit measured, `+changes` when the work tree had uncommitted changes; null outside git. */
+  commit: string | null
   note: string | null
   machine: { cpus: number, cpuModel: string, memoryBytes: number, platform: string, node: string }
   /** 1-minute load average when the run started and ended: above 0 shows other work on the machine. */

@@ -3,6 +3,7 @@
  * a bare Fastify ceiling on SQLite, and on PostgreSQL when it is reachable, then prints the
  * report and writes it as <date>.md and <date>.json (see README, "Benchmarks").
  */
+import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import { join } from 'node:path'
@@ -75,12 +76,23 @@ try {
   rmSync(workDir, { recursive: true, force: true })
 }
 
+/** The commit measured, with `+changes` when the work tree differs from it; null outside a git checkout. */
+function measuredCommit(): string | null {
+  try {
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim()
+    return `${git('rev-parse', '--short', 'HEAD')}${git('status', '--porcelain', '--untracked-files=no') === '' ? '' : '+changes'}`
+  } catch {
+    return null
+  }
+}
+
 const cpus = os.cpus()
 const report: BenchReport = {
   date: startedAt.toISOString().slice(0, 10),
   startedAt: startedAt.toISOString(),
   finishedAt: new Date().toISOString(),
   mode: settings.mode,
+  commit: measuredCommit(),
   note: args.note ?? null,
   machine: { cpus: cpus.length, cpuModel: cpus[0]?.model ?? 'unknown', memoryBytes: os.totalmem(), platform: `${os.type()} ${os.release()}`, node: process.version },
   loadAverage: { start: loadAtStart, end: os.loadavg()[0] },
