@@ -42,6 +42,8 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger']
   /** A pino logger made by the caller, used instead of `logger`. */
   loggerInstance?: FastifyServerOptions['loggerInstance']
+  /** Log every request and its answer; errors (5xx) are logged either way. */
+  requestLog?: boolean
   /** Fastify's trustProxy: whose X-Forwarded-For names the client address. */
   trustProxy?: FastifyServerOptions['trustProxy']
 }
@@ -49,6 +51,7 @@ export interface AppOptions {
 export async function buildApp(context: AppContext, options: AppOptions = {}) {
   const app = Fastify({
     ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? false }),
+    disableRequestLogging: !options.requestLog,
     trustProxy: options.trustProxy ?? false,
     bodyLimit: BODY_LIMIT_BYTES,
     requestTimeout: REQUEST_TIMEOUT_MS,

@@ -26,6 +26,8 @@ export interface Settings {
   holdSecondsOverride: number | null
   rateLimits: boolean
   logLevel: string
+  /** Log every request and its answer (costs 15–30 % of throughput on light endpoints). */
+  requestLog: boolean
   secret: string | null
   sweepIntervalSeconds: number
   /** false, true (trust every proxy) or a comma-separated list of proxy addresses/CIDRs. */
@@ -110,6 +112,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     catalogPath: env.TOURDESK_CONFIG || DEMO_CATALOG_PATH,
     holdSecondsOverride: holdRaw === undefined || holdRaw === '' ? null : integerSetting(env, 'TOURDESK_HOLD_SECONDS', 0, 1, 86400),
     rateLimits: onOffSetting(env, 'TOURDESK_RATE_LIMITS', 'on'),
+    requestLog: onOffSetting(env, 'TOURDESK_REQUEST_LOG', 'off'),
     logLevel,
     secret,
     sweepIntervalSeconds: integerSetting(env, 'TOURDESK_SWEEP_SECONDS', 30, 1, 3600),

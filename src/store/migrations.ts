@@ -128,6 +128,14 @@ const migrations: Record<string, Migration> = {
         .execute()
     },
   },
+  '003_session_status_index': {
+    // The session's latest booking in some statuses is read on every hold, release and
+    // checkout; without status in the index a long-lived session sorts its whole history.
+    async up(db: Kysely<any>) {
+      await db.schema.createIndex('bookings_by_session_status').on('bookings')
+        .columns(['instance_id', 'session_id', 'status', 'created_at', 'id']).execute()
+    },
+  },
 }
 
 /**

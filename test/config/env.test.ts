@@ -58,6 +58,12 @@ describe('readSettings reads valid values', () => {
     assert.deepEqual(settings.database, { dialect: 'postgres', url: 'postgres://db.example/td', pool: { size: 25, connectTimeoutMs: 500, statementTimeoutMs: 8000 } })
   })
 
+  test('TOURDESK_REQUEST_LOG is off unless set to on', () => {
+    assert.equal(readSettings({}).requestLog, false)
+    assert.equal(readSettings({ TOURDESK_REQUEST_LOG: 'on' }).requestLog, true)
+    assert.throws(() => readSettings({ TOURDESK_REQUEST_LOG: 'verbose' }), /TOURDESK_REQUEST_LOG/)
+  })
+
   test('TOURDESK_MIGRATE=off leaves migrations to npm run migrate; REDIS_URL shares rate limits', () => {
     assert.equal(readSettings({}).migrateOnStart, true)
     assert.equal(readSettings({ TOURDESK_MIGRATE: 'off' }).migrateOnStart, false)
