@@ -2,54 +2,15 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { build, demoCatalog, type TestService } from '../helpers/build.ts'
 import type { ApiClient } from '../helpers/client.ts'
-
-// The clock stands at 2026-06-01T08:00:00Z, Monday 09:00 in Lisbon (+01:00).
-/** alfama-walk 09:30 on Tuesday 2 June. */
-const ALFAMA_TUE_0930 = '2026-06-02T08:30:00Z'
-/** alfama-walk 14:00 on Tuesday 2 June. */
-const ALFAMA_TUE_1400 = '2026-06-02T13:00:00Z'
-/** pastel-de-nata-workshop 10:00 on Tuesday 2 June (capacity 4, cutoff 720 minutes). */
-const WORKSHOP_TUE = '2026-06-02T09:00:00Z'
-/** pastel-de-nata-workshop 10:00 on Thursday 4 June. */
-const WORKSHOP_THU = '2026-06-04T09:00:00Z'
-const ALFAMA = { tour_id: 'alfama-walk', start: ALFAMA_TUE_0930, party: 2 }
-const CONTACT = { name: 'Ana Silva', email: 'ana@example.pt' }
-
-type Session = Awaited<ReturnType<ApiClient['session']>>
-
-const db = (service: TestService) => service.context.store.db
+import { ALFAMA_TUE_0930, ALFAMA_TUE_1400, WORKSHOP_TUE, WORKSHOP_THU, ALFAMA, CONTACT, db, bookingRow, transitions, seatsTaken, holding, type Session } from '../helpers/booking-fixtures.ts'
 
 async function countBookings(service: TestService): Promise<number> {
   const row = await db(service).selectFrom('bookings').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
   return Number(row.n)
 }
 
-/** departures.seats_taken for one departure; 0 when no row was ever written for it. */
-async function seatsTaken(service: TestService, tourId: string, start: string): Promise<number> {
-  const rows = await db(service).selectFrom('departures').selectAll().where('tour_id', '=', tourId).execute()
-  const row = rows.find((r) => Date.parse(r.start_at) === Date.parse(start))
-  return row?.seats_taken ?? 0
-}
-
-async function bookingRow(service: TestService, id: string) {
-  return db(service).selectFrom('bookings').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
-}
-
-async function transitions(service: TestService, bookingId: string): Promise<string[]> {
-  const rows = await db(service).selectFrom('booking_events').selectAll().where('booking_id', '=', bookingId).orderBy('at').execute()
-  return rows.map((r) => `${r.from_status ?? '-'}>${r.to_status}`)
-}
-
 async function hold(client: ApiClient, session: Session, body: Record<string, unknown>) {
   return client.post('/booking', body, { headers: session.headers })
-}
-
-/** A session holding `body`, asserted to succeed. */
-async function holding(client: ApiClient, body: Record<string, unknown>) {
-  const session = await client.session()
-  const res = await hold(client, session, body)
-  assert.equal(res.status, 200, JSON.stringify(res.body))
-  return { session, booking: res.body }
 }
 
 async function checkedOut(client: ApiClient, body: Record<string, unknown>) {

@@ -2,46 +2,13 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { build, type TestService } from '../helpers/build.ts'
 import type { ApiClient } from '../helpers/client.ts'
+import { ALFAMA_TUE_0930, ALFAMA, db, bookingRow, transitions, seatsTaken, promoUses, holding, type Session } from '../helpers/booking-fixtures.ts'
 
-// The clock stands at 2026-06-01T08:00:00Z, Monday 09:00 in Lisbon (+01:00).
-/** alfama-walk (instant confirmation) 09:30 on Tuesday 2 June. */
-const ALFAMA_TUE_0930 = '2026-06-02T08:30:00Z'
 /** fado-night (on request) 20:30 on Tuesday 2 June. */
 const FADO_TUE = '2026-06-02T19:30:00Z'
-const ALFAMA = { tour_id: 'alfama-walk', start: ALFAMA_TUE_0930, party: 2 }
 const CONTACT = { name: 'Ana Silva', email: 'ana@example.pt', phone: '912 345 678' }
 const UNAMBIGUOUS_CODE = /^[A-Z0-9]{6}$/
 const AMBIGUOUS = /[0O1IL5S]/
-
-type Session = Awaited<ReturnType<ApiClient['session']>>
-
-const db = (service: TestService) => service.context.store.db
-
-async function bookingRow(service: TestService, id: string) {
-  return db(service).selectFrom('bookings').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
-}
-
-async function transitions(service: TestService, bookingId: string): Promise<string[]> {
-  const rows = await db(service).selectFrom('booking_events').selectAll().where('booking_id', '=', bookingId).orderBy('at').execute()
-  return rows.map((r) => `${r.from_status ?? '-'}>${r.to_status}`)
-}
-
-async function seatsTaken(service: TestService, tourId: string, start: string): Promise<number> {
-  const rows = await db(service).selectFrom('departures').selectAll().where('tour_id', '=', tourId).execute()
-  return rows.find((r) => Date.parse(r.start_at) === Date.parse(start))?.seats_taken ?? 0
-}
-
-async function promoUses(service: TestService, code: string): Promise<number> {
-  const row = await db(service).selectFrom('promo_redemptions').select('uses').where('code', '=', code).executeTakeFirst()
-  return row?.uses ?? 0
-}
-
-async function holding(client: ApiClient, body: Record<string, unknown>) {
-  const session = await client.session()
-  const res = await client.post('/booking', body, { headers: session.headers })
-  assert.equal(res.status, 200, JSON.stringify(res.body))
-  return { session, booking: res.body }
-}
 
 function checkout(client: ApiClient, session: Session, body: Record<string, unknown> = CONTACT) {
   return client.post('/checkout', body, { headers: { 'x-session': session.session } })

@@ -2,19 +2,11 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { build, demoCatalog, type TestService } from '../helpers/build.ts'
 import type { ApiClient } from '../helpers/client.ts'
+import { ALFAMA_TUE_0930, ALFAMA_TUE_1400, CONTACT, db, bookingRow, promoUses, type Session } from '../helpers/booking-fixtures.ts'
 
 // Decoy fields on holds and checkouts: the answer looks real, the booking is quarantined and
 // holds no seat. The clock stands at 2026-06-01T08:00:00Z, Monday 09:00 in Lisbon.
-/** alfama-walk 09:30 on Tuesday 2 June (capacity 16, instant confirmation). */
-const ALFAMA_TUE_0930 = '2026-06-02T08:30:00Z'
-/** alfama-walk 14:00 on Tuesday 2 June. */
-const ALFAMA_TUE_1400 = '2026-06-02T13:00:00Z'
 const ALFAMA = { tour_id: 'alfama-walk', start: ALFAMA_TUE_0930, party: 3 }
-const CONTACT = { name: 'Ana Silva', email: 'ana@example.pt' }
-
-type Session = Awaited<ReturnType<ApiClient['session']>>
-
-const db = (service: TestService) => service.context.store.db
 
 async function seatsTaken(service: TestService, start = ALFAMA_TUE_0930): Promise<number> {
   const rows = await db(service).selectFrom('departures').selectAll().where('tour_id', '=', 'alfama-walk').execute()
@@ -28,15 +20,6 @@ async function remaining(client: ApiClient, start = ALFAMA_TUE_0930): Promise<nu
   const slot = res.body.slots.find((s: { start: string }) => Date.parse(s.start) === Date.parse(start))
   assert.ok(slot, `a slot at ${start}`)
   return slot.remaining
-}
-
-async function bookingRow(service: TestService, id: string) {
-  return db(service).selectFrom('bookings').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
-}
-
-async function promoUses(service: TestService, code: string): Promise<number> {
-  const row = await db(service).selectFrom('promo_redemptions').select('uses').where('code', '=', code).executeTakeFirst()
-  return row?.uses ?? 0
 }
 
 async function hold(client: ApiClient, session: Session, body: Record<string, unknown>) {

@@ -1,40 +1,12 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { build, type TestService } from '../helpers/build.ts'
+import { build } from '../helpers/build.ts'
 import type { ApiClient } from '../helpers/client.ts'
+import { ALFAMA_TUE_0930, WORKSHOP_TUE, ALFAMA, CONTACT, bookingRow, transitions, seatsTaken, holding } from '../helpers/booking-fixtures.ts'
 
 // The clock stands at 2026-06-01T08:00:00Z, Monday 09:00 in Lisbon (+01:00); holds last 15 minutes.
 const HOLD_EXPIRES_AT = '2026-06-01T08:15:00Z'
-/** pastel-de-nata-workshop 10:00 on Tuesday 2 June (capacity 4). */
-const WORKSHOP_TUE = '2026-06-02T09:00:00Z'
-/** alfama-walk 09:30 on Tuesday 2 June (capacity 16). */
-const ALFAMA_TUE_0930 = '2026-06-02T08:30:00Z'
 const WORKSHOP = { tour_id: 'pastel-de-nata-workshop', start: WORKSHOP_TUE, party: 3 }
-const ALFAMA = { tour_id: 'alfama-walk', start: ALFAMA_TUE_0930, party: 2 }
-const CONTACT = { name: 'Ana Silva', email: 'ana@example.pt' }
-
-const db = (service: TestService) => service.context.store.db
-
-async function bookingRow(service: TestService, id: string) {
-  return db(service).selectFrom('bookings').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
-}
-
-async function transitions(service: TestService, bookingId: string): Promise<string[]> {
-  const rows = await db(service).selectFrom('booking_events').selectAll().where('booking_id', '=', bookingId).orderBy('at').execute()
-  return rows.map((r) => `${r.from_status ?? '-'}>${r.to_status}`)
-}
-
-async function seatsTaken(service: TestService, tourId: string, start: string): Promise<number> {
-  const rows = await db(service).selectFrom('departures').selectAll().where('tour_id', '=', tourId).execute()
-  return rows.find((r) => Date.parse(r.start_at) === Date.parse(start))?.seats_taken ?? 0
-}
-
-async function holding(client: ApiClient, body: Record<string, unknown>) {
-  const session = await client.session()
-  const res = await client.post('/booking', body, { headers: session.headers })
-  assert.equal(res.status, 200, JSON.stringify(res.body))
-  return { session, booking: res.body }
-}
 
 async function workshopRemaining(client: ApiClient): Promise<number> {
   const res = await client.get('/availability?tour=pastel-de-nata-workshop&date=2026-06-02&days=1')

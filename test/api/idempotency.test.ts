@@ -2,26 +2,10 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { build, type TestService } from '../helpers/build.ts'
 import type { ApiClient } from '../helpers/client.ts'
-
-// The clock stands at 2026-06-01T08:00:00Z, Monday 09:00 in Lisbon (+01:00).
-const ALFAMA_TUE_0930 = '2026-06-02T08:30:00Z'
-const ALFAMA_TUE_1400 = '2026-06-02T13:00:00Z'
-/** pastel-de-nata-workshop 10:00 on Tuesday 2 June (capacity 4). */
-const WORKSHOP_TUE = '2026-06-02T09:00:00Z'
-const ALFAMA = { tour_id: 'alfama-walk', start: ALFAMA_TUE_0930, party: 2 }
-const CONTACT = { name: 'Ana Silva', email: 'ana@example.pt' }
-
-type Session = Awaited<ReturnType<ApiClient['session']>>
-
-const db = (service: TestService) => service.context.store.db
+import { ALFAMA_TUE_0930, ALFAMA_TUE_1400, WORKSHOP_TUE, ALFAMA, CONTACT, db, seatsTaken, type Session } from '../helpers/booking-fixtures.ts'
 
 async function bookingRows(service: TestService) {
   return db(service).selectFrom('bookings').selectAll().orderBy('created_at').execute()
-}
-
-async function seatsTaken(service: TestService, tourId: string, start: string): Promise<number> {
-  const rows = await db(service).selectFrom('departures').selectAll().where('tour_id', '=', tourId).execute()
-  return rows.find((r) => Date.parse(r.start_at) === Date.parse(start))?.seats_taken ?? 0
 }
 
 function holdWithKey(client: ApiClient, session: Session, key: string, body: Record<string, unknown> = ALFAMA) {
