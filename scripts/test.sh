@@ -29,9 +29,10 @@ run_suite "${files[@]}" || sqlite_status=$?
 
 pg_status=0
 if pg_url=$(node --import tsx scripts/pg-test-database.ts create); then
+  # Dropped however the run ends, so an interrupted run leaves no database behind.
+  trap 'node --import tsx scripts/pg-test-database.ts drop "$pg_url" || true' EXIT
   echo "== tourdesk test suite on PostgreSQL ($pg_url)"
   TEST_DATABASE_URL="$pg_url" run_suite "${store_files[@]}" || pg_status=$?
-  node --import tsx scripts/pg-test-database.ts drop "$pg_url" || true
 elif [ "${CI:-}" = "true" ]; then
   echo "PostgreSQL is not reachable and CI=true: the PostgreSQL suite cannot run" >&2
   pg_status=1
