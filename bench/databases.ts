@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
-import pg from 'pg'
+import type pg from 'pg'
+import { withPostgresClient } from '../scripts/postgres-admin.ts'
 import { readSettings, type DatabaseTarget } from '../src/config/env.ts'
 
 /** A database made for one bench run and removed at its end. */
@@ -29,15 +30,7 @@ export function sqliteDatabase(dir: string, name: string): BenchDatabase {
   })
 }
 
-async function withAdmin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL, connectionTimeoutMillis: 3000 })
-  await client.connect()
-  try {
-    return await work(client)
-  } finally {
-    await client.end()
-  }
-}
+const withAdmin = <T>(work: (client: pg.Client) => Promise<T>) => withPostgresClient(POSTGRES_ADMIN_URL, work)
 
 /** Null when PostgreSQL answers, else why it cannot be used. */
 export async function postgresUnavailableReason(): Promise<string | null> {

@@ -3,19 +3,12 @@
  * each other's data. `create` prints the new database's URL, or exits 2 when PostgreSQL
  * cannot be reached; `drop URL` removes it.
  */
-import pg from 'pg'
+import type pg from 'pg'
+import { withPostgresClient } from './postgres-admin.ts'
 
 const ADMIN_URL = process.env.TOURDESK_TEST_PG_URL || 'postgres://postgres@127.0.0.1:5432/test'
 
-async function withAdmin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 3000 })
-  await client.connect()
-  try {
-    return await work(client)
-  } finally {
-    await client.end()
-  }
-}
+const withAdmin = <T>(work: (client: pg.Client) => Promise<T>) => withPostgresClient(ADMIN_URL, work)
 
 async function create(): Promise<void> {
   const name = `tourdesk_test_${Date.now()}_${process.pid}`

@@ -1,5 +1,6 @@
 import { Temporal } from 'temporal-polyfill'
 import type { CatalogTour } from '../schemas/catalog.ts'
+import { formatInZone, toStoredInstant } from './instant-format.ts'
 
 const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const
 
@@ -52,9 +53,9 @@ function* configuredStarts(tour: ScheduledTour, timeZone: string, date: Temporal
         end,
         date: zoned.toPlainDate().toString(),
         time: zoned.toPlainTime().toString({ smallestUnit: 'minute' }),
-        startText: zoned.toString({ timeZoneName: 'never', smallestUnit: 'second' }),
-        endText: end.toZonedDateTimeISO(timeZone).toString({ timeZoneName: 'never', smallestUnit: 'second' }),
-        startKey: start.toString({ fractionalSecondDigits: 3 }),
+        startText: formatInZone(start, timeZone),
+        endText: formatInZone(end, timeZone),
+        startKey: toStoredInstant(start),
         startMs: start.epochMilliseconds,
       }
     }

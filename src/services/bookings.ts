@@ -134,9 +134,11 @@ export function bookingService(store: Store) {
       }
       return store.transaction(async (trx) => {
         for (const lapsed of await bookings.lapsedHoldsOnDeparture(trx, departureOf(row), now)) await expireHold(trx, lapsed, now)
-        await expireSessionHold(trx, ctx)
+        // The session's current hold is replaced: released if it was live, expired if its time had run out.
         const previous = await bookings.latestForSession(instance.ref, ctx.sessionId, ['held'], trx)
-        if (previous && await bookings.transition(trx, previous, 'held', 'released', now) && previous.quarantined === 0) {
+        if (previous && previous.hold_expires_at! <= now) {
+          await expireHold(trx, previous, now)
+        } else if (previous && await bookings.transition(trx, previous, 'held', 'released', now) && previous.quarantined === 0) {
           await bookings.freeSeats(trx, departureOf(previous), previous.party)
         }
         if (!quarantined) {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import pg from 'pg'
+import { withPostgresClient } from '../../scripts/postgres-admin.ts'
 import { readSettings, type DatabaseTarget } from '../../src/config/env.ts'
 
 /**
@@ -36,25 +36,13 @@ export async function freshDatabase(postgresUrl: string | null = TEST_DATABASE_U
     return { url, target: readSettings({ DATABASE_URL: url }).database, drop: async () => rmSync(dir, { recursive: true, force: true }) }
   }
   const schema = `t_${randomBytes(6).toString('hex')}`
-  const admin = new pg.Client({ connectionString: postgresUrl })
-  await admin.connect()
-  try {
-    await admin.query(`create schema ${schema}`)
-  } finally {
-    await admin.end()
-  }
+  await withPostgresClient(postgresUrl, (client) => client.query(`create schema ${schema}`))
   const url = withSearchPath(postgresUrl, schema)
   return {
     url,
     target: readSettings({ DATABASE_URL: url }).database,
     async drop() {
-      const client = new pg.Client({ connectionString: postgresUrl })
-      await client.connect()
-      try {
-        await client.query(`drop schema ${schema} cascade`)
-      } finally {
-        await client.end()
-      }
+      await withPostgresClient(postgresUrl, (client) => client.query(`drop schema ${schema} cascade`))
     },
   }
 }
