@@ -14,14 +14,13 @@ import { sessionRoutes } from './api/session.ts'
 import { tourRoutes } from './api/tours.ts'
 import { ApiError } from './http/api-error.ts'
 import { answerClientError } from './http/client-errors.ts'
-import { sessionAndCsrfGuard } from './http/guards.ts'
-import { registerJsonBodyParser, rejectForbiddenBodyKeys } from './http/json-body.ts'
+import { registerJsonBodyParser } from './http/json-body.ts'
 import { answerRouterError, registerRoutingErrors } from './http/method-not-allowed.ts'
 import { collectInstanceRoutes, INSTANCE_ROUTE_PREFIX } from './http/openapi.ts'
 import { handleError } from './http/problem.ts'
 import { addSecurityHeaders } from './http/security-headers.ts'
-import { parseStrictQueryIntegers } from './http/query-integers.ts'
 import { enforceRateLimit } from './http/rate-limit.ts'
+import { attachRouteChecks } from './http/route-checks.ts'
 import type { AppContext } from './http/request-context.ts'
 import { bookingPageRoutes } from './web/booking-page.ts'
 
@@ -69,10 +68,12 @@ export async function buildApp(context: AppContext, options: AppOptions = {}) {
   app.decorateRequest('session', null)
   registerJsonBodyParser(app)
   app.setErrorHandler(handleError)
-  app.addHook('onSend', addSecurityHeaders)
-  // No answer leaves before the writes it reports are on disk (see Database.durable).
-  app.addHook('onSend', async () => {
-    await context.store.durable()
+  app.addHook('onSend', (request, reply, _payload, done) => {
+    addSecurityHeaders(request, reply)
+    // No answer leaves before the writes it reports are on disk (see Database.durable).
+    const flushing = context.store.durable()
+    if (flushing) flushing.then(() => done(), done)
+    else done()
   })
   registerRoutingErrors(app)
   const instanceRoutes = collectInstanceRoutes(app)
@@ -84,10 +85,8 @@ export async function buildApp(context: AppContext, options: AppOptions = {}) {
       if (!catalog) throw new ApiError('not_found', `Nothing is at ${request.url.split('?')[0]}`)
       request.catalog = catalog
     })
-    api.addHook('onRequest', enforceRateLimit)
-    api.addHook('preValidation', parseStrictQueryIntegers)
-    api.addHook('preValidation', sessionAndCsrfGuard)
-    api.addHook('preValidation', rejectForbiddenBodyKeys)
+    if (context.rateLimiter) api.addHook('onRequest', enforceRateLimit)
+    api.addHook('onRoute', attachRouteChecks)
     await api.register(indexRoutes)
     await api.register(tourRoutes)
     await api.register(availabilityRoutes)

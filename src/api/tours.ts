@@ -1,17 +1,32 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { LruMap } from '../domain/lru-map.ts'
 import { searchTours } from '../domain/tour-search.ts'
+import { sendSerialized, serializeAnswer } from '../http/serialized-answer.ts'
 import { Tour, TourList, TourListQuery, TourParams } from '../schemas/tour.ts'
 import { requireTour } from '../services/availability.ts'
 
+/** Distinct searches whose answers are kept; the catalog never changes while the process runs. */
+const SEARCH_ANSWER_LIMIT = 1_000
+
 export const tourRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  // Serializing the list (every tour with its description and add-ons) costs far more than
+  // finding it, and the answer for an instance and a query is fixed once the catalog is loaded.
+  const answers = new LruMap<string, Buffer>(SEARCH_ANSWER_LIMIT)
+
   app.get('/tours', {
     schema: { querystring: TourListQuery, response: { 200: TourList } },
     config: { summary: 'List tours in catalog order, or search them by relevance with q' },
-  }, async (request) => {
+  }, async (request, reply) => {
     const { catalog } = request
     const q = request.query.q?.trim() || null
-    const tours = q === null ? catalog.tours : searchTours(catalog.searchIndex, q).map((i) => catalog.tours[i])
-    return { tours, total: tours.length, q }
+    const key = `${catalog.instance.prefix}\n${q ?? ''}`
+    let body = answers.get(key)
+    if (body === undefined) {
+      const tours = q === null ? catalog.tours : searchTours(catalog.searchIndex, q).map((i) => catalog.tours[i])
+      body = Buffer.from(serializeAnswer(reply, { tours, total: tours.length, q } satisfies TourList))
+      answers.set(key, body)
+    }
+    return sendSerialized(reply, body)
   })
 
   app.get('/tours/:id', {

@@ -1,6 +1,7 @@
 import { Temporal } from 'temporal-polyfill'
 import type { CatalogTour } from '../schemas/catalog.ts'
 import { formatInZone, toStoredInstant } from './instant-format.ts'
+import { LruMap } from './lru-map.ts'
 
 const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const
 
@@ -25,7 +26,7 @@ export interface Departure {
  * (a few MB) covers every tour's popular weeks.
  */
 const DAY_CACHE_LIMIT = 20_000
-const dayCache = new Map<string, Departure[]>()
+const dayCache = new LruMap<string, Departure[]>(DAY_CACHE_LIMIT)
 const tourKeys = new WeakMap<ScheduledTour, number>()
 let nextTourKey = 0
 
@@ -71,13 +72,10 @@ function startsConfiguredOn(tour: ScheduledTour, timeZone: string, date: Tempora
   }
   const key = `${tourKey} ${timeZone} ${date}`
   let starts = dayCache.get(key)
-  if (starts) {
-    dayCache.delete(key)
-  } else {
+  if (!starts) {
     starts = [...configuredStarts(tour, timeZone, date)]
-    if (dayCache.size >= DAY_CACHE_LIMIT) dayCache.delete(dayCache.keys().next().value!)
+    dayCache.set(key, starts)
   }
-  dayCache.set(key, starts)
   return starts
 }
 

@@ -7,8 +7,14 @@ const STRICT_INTEGER = /^(0|[1-9][0-9]{0,14})$/
  * anything else ("0x7", "1e1", " 7", "1.5") stays a string and fails validation by name.
  * Ajv's own coercion is off because it would accept all of those.
  */
+type QuerySchema = { properties?: Record<string, { type?: string }> } | undefined
+
+export function hasIntegerQuery(schema: unknown): boolean {
+  return Object.values((schema as QuerySchema)?.properties ?? {}).some((property) => property.type === 'integer')
+}
+
 export async function parseStrictQueryIntegers(request: FastifyRequest): Promise<void> {
-  const schema = request.routeOptions.schema?.querystring as { properties?: Record<string, { type?: string }> } | undefined
+  const schema = request.routeOptions.schema?.querystring as QuerySchema
   if (!schema?.properties) return
   const query = request.query as Record<string, unknown>
   for (const [name, property] of Object.entries(schema.properties)) {

@@ -5,7 +5,7 @@ const EXPOSED = 'X-CSRF-Token, RateLimit, RateLimit-Policy, Retry-After, Idempot
 const ACCEPTED = 'Content-Type, X-CSRF-Token, X-Session, Idempotency-Key'
 
 /** Headers every answer carries: a JSON API is never rendered, framed or sniffed as something else. */
-export async function addSecurityHeaders(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+export function addSecurityHeaders(request: FastifyRequest, reply: FastifyReply): void {
   reply.header('X-Content-Type-Options', 'nosniff')
   // The booking page sets its own, looser policy; everything else is JSON that is never rendered.
   if (!reply.hasHeader('Content-Security-Policy')) reply.header('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'")

@@ -22,8 +22,11 @@ export interface Database {
   ping(): Promise<void>
   /** True for errors that mean "the database cannot be reached or is out of service right now". */
   isUnavailable(error: unknown): boolean
-  /** Resolves once every write committed so far is on disk; awaited before any answer is sent. */
-  durable(): Promise<void>
+  /**
+   * Makes every write committed so far durable, awaited before any answer is sent: nothing
+   * when there is nothing to wait for, else a promise that resolves once it is on disk.
+   */
+  durable(): void | Promise<void>
   /** SELECT … FOR UPDATE SKIP LOCKED where the dialect has it, so nodes sweeping at once take disjoint rows. */
   supportsSkipLocked: boolean
   close(): Promise<void>

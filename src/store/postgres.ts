@@ -70,7 +70,7 @@ export function openPostgres(url: string, settings: PoolSettings): Database {
     isUnavailable,
     supportsSkipLocked: true,
     // A commit has returned only once PostgreSQL made it durable (synchronous_commit=on).
-    durable: async () => {},
+    durable: () => {},
     close: () => db.destroy(),
   }
 }

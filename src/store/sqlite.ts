@@ -3,6 +3,7 @@ import { open, type FileHandle } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import SQLite from 'better-sqlite3'
 import { Kysely, SqliteDialect, sql } from 'kysely'
+import { LruMap } from '../domain/lru-map.ts'
 import type { Database } from './database.ts'
 import type { Tables } from './tables.ts'
 
@@ -15,17 +16,18 @@ const UNAVAILABLE_CODES = new Set(['SQLITE_BUSY', 'SQLITE_FULL', 'SQLITE_IOERR',
  * Kysely prepares every query afresh; preparing costs more than running most of ours, so
  * prepared statements are kept by their SQL text (bounded: `in (…)` lists vary in length).
  */
-function withStatementCache(connection: SQLite.Database) {
-  const statements = new Map<string, SQLite.Statement>()
+function withStatementCache(connection: SQLite.Database, onWrite: () => void) {
+  const statements = new LruMap<string, SQLite.Statement>(STATEMENT_CACHE_LIMIT)
   return {
     close: () => connection.close(),
     prepare(text: string) {
       let statement = statements.get(text)
       if (!statement) {
         statement = connection.prepare(text)
-        if (statements.size >= STATEMENT_CACHE_LIMIT) statements.delete(statements.keys().next().value!)
         statements.set(text, statement)
       }
+      // Kysely prepares each statement right before it runs it.
+      if (!statement.reader) onWrite()
       return statement
     },
   }
@@ -39,6 +41,8 @@ function withStatementCache(connection: SQLite.Database) {
  */
 function walFlusher(connection: SQLite.Database, walPath: string) {
   const totalChanges = connection.prepare('select total_changes()').pluck()
+  /** False while no statement that can write has run since the last fsync: reads skip the check. */
+  let mayHaveChanges = true
   let wal: FileHandle | null = null
   let flushedChanges = 0
   let running: Promise<void> | null = null
@@ -62,12 +66,26 @@ function walFlusher(connection: SQLite.Database, walPath: string) {
     return queued
   }
 
+  async function flush(changes: number): Promise<void> {
+    await nextFsync()
+    flushedChanges = Math.max(flushedChanges, changes)
+  }
+
   return {
-    async durable(): Promise<void> {
+    noteWrite(): void {
+      mayHaveChanges = true
+    },
+    durable(): void | Promise<void> {
+      if (!mayHaveChanges) return
       const changes = totalChanges.get() as number
-      if (changes === flushedChanges) return
-      await nextFsync()
-      flushedChanges = Math.max(flushedChanges, changes)
+      // While another request's transaction is open, the count includes its uncommitted
+      // changes; an fsync now does not cover them, so it must not be recorded as if it did.
+      if (connection.inTransaction) return flush(flushedChanges)
+      if (changes === flushedChanges) {
+        mayHaveChanges = false
+        return
+      }
+      return flush(changes)
     },
     async close(): Promise<void> {
       await wal?.close()
@@ -83,7 +101,7 @@ export function openSqlite(path: string): Database {
   connection.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`)
   connection.pragma('foreign_keys = ON')
   const flusher = walFlusher(connection, `${path}-wal`)
-  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }) })
+  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(connection, flusher.noteWrite) }) })
   return {
     db,
     dialect: 'sqlite',
@@ -106,7 +124,7 @@ export function openSqlite(path: string): Database {
       return typeof code === 'string' && [...UNAVAILABLE_CODES].some((prefix) => code.startsWith(prefix))
     },
     supportsSkipLocked: false,
-    durable: path === ':memory:' ? async () => {} : () => flusher.durable(),
+    durable: path === ':memory:' ? () => {} : flusher.durable,
     close: async () => {
       await flusher.close()
       await db.destroy()
