@@ -1,13 +1,20 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { sendSerialized, serializeAnswer } from '../http/serialized-answer.ts'
 import { Availability, AvailabilityQuery } from '../schemas/availability.ts'
-import { readAvailability } from '../services/availability.ts'
+import { availabilityWindow } from '../services/availability.ts'
+import { AvailabilityAnswers } from '../services/availability-answers.ts'
 
 export const availabilityRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { store, clock } = app.tourdesk
+  const answers = new AvailabilityAnswers(store)
+
   app.get('/availability', {
     schema: { querystring: AvailabilityQuery, response: { 200: Availability } },
     config: { summary: "Departures of a tour over 1 to 14 days, in the operator's time zone", errors: ['tour_not_found', 'date_out_of_range', 'party_out_of_range'] },
-  }, async (request) => {
-    const { store, clock } = app.tourdesk
-    return readAvailability(request.catalog, store.bookings, clock.now(), request.query)
+  }, async (request, reply) => {
+    const now = clock.now()
+    const window = availabilityWindow(request.catalog, now, request.query)
+    const body = await answers.body(request.catalog, now, window, (answer) => serializeAnswer(reply, answer))
+    return sendSerialized(reply, body)
   })
 }

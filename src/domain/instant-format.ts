@@ -14,6 +14,24 @@ export function fromStoredInstant(text: string): Temporal.Instant {
   return Temporal.Instant.from(text)
 }
 
+interface LocalDay {
+  date: Temporal.PlainDate
+  startMs: number
+  endMs: number
+}
+
+/** The local day each zone was last asked about: zone arithmetic costs tens of microseconds, a day lasts 86,400 s. */
+const lastDayByZone = new Map<string, LocalDay>()
+
 export function todayIn(now: Temporal.Instant, timeZone: string): Temporal.PlainDate {
-  return now.toZonedDateTimeISO(timeZone).toPlainDate()
+  const nowMs = now.epochMilliseconds
+  const known = lastDayByZone.get(timeZone)
+  if (known && nowMs >= known.startMs && nowMs < known.endMs) return known.date
+  const date = now.toZonedDateTimeISO(timeZone).toPlainDate()
+  lastDayByZone.set(timeZone, {
+    date,
+    startMs: date.toZonedDateTime(timeZone).epochMilliseconds,
+    endMs: date.add({ days: 1 }).toZonedDateTime(timeZone).epochMilliseconds,
+  })
+  return date
 }

@@ -1,9 +1,10 @@
 import { Temporal } from 'temporal-polyfill'
-import { todayIn, toStoredInstant } from '../domain/instant-format.ts'
+import { fromStoredInstant, todayIn, toStoredInstant } from '../domain/instant-format.ts'
 import { expandSchedule } from '../domain/schedule.ts'
 import { isPastCutoffMs, slotState } from '../domain/slot-status.ts'
 import { ApiError } from '../http/api-error.ts'
 import type { Availability } from '../schemas/availability.ts'
+import type { CatalogTour } from '../schemas/catalog.ts'
 import type { BookingRepository } from '../store/bookings.ts'
 import type { InstanceCatalog } from './instance-catalog.ts'
 
@@ -24,16 +25,24 @@ export function lastBookableDate(catalog: InstanceCatalog, now: Temporal.Instant
   return todayIn(now, catalog.instance.timezone).add({ days: catalog.instance.horizonDays })
 }
 
-export async function readAvailability(
-  catalog: InstanceCatalog,
-  bookings: BookingRepository,
-  now: Temporal.Instant,
-  query: { tour: string, date?: string, party?: number, days?: number },
-): Promise<Availability> {
+/** A checked availability request: what to read, and the key its answer is kept under. */
+export interface AvailabilityWindow {
+  tour: CatalogTour
+  firstDate: Temporal.PlainDate
+  /** Days read: the days asked for, clipped to the horizon. */
+  days: number
+  requestedDays: number
+  party: number | null
+  key: string
+}
+
+/** Checks an availability request against the catalog and today's date in the operator's zone. */
+export function availabilityWindow(catalog: InstanceCatalog, now: Temporal.Instant,
+  query: { tour: string, date?: string, party?: number, days?: number }): AvailabilityWindow {
   const { catalog: tour } = requireTour(catalog, query.tour)
   const timeZone = catalog.instance.timezone
   const today = todayIn(now, timeZone)
-  const lastDate = lastBookableDate(catalog, now)
+  const lastDate = today.add({ days: catalog.instance.horizonDays })
   const firstDate = query.date === undefined ? today : Temporal.PlainDate.from(query.date, { overflow: 'reject' })
   if (Temporal.PlainDate.compare(firstDate, today) < 0 || Temporal.PlainDate.compare(firstDate, lastDate) > 0) {
     throw new ApiError('date_out_of_range', `date must be from ${today} to ${lastDate} (today plus ${catalog.instance.horizonDays} days, ${timeZone})`, {
@@ -42,8 +51,21 @@ export async function readAvailability(
   }
   const party = query.party ?? null
   if (party !== null) requirePartyInRange(tour.party, party)
-  const days = Math.min(query.days ?? 7, firstDate.until(lastDate).days + 1)
+  const requestedDays = query.days ?? 7
+  const days = Math.min(requestedDays, firstDate.until(lastDate).days + 1)
+  return { tour, firstDate, days, requestedDays, party, key: `${tour.id} ${firstDate} ${days} ${requestedDays} ${party}` }
+}
 
+export interface AvailabilityRead {
+  answer: Availability
+  /** Until when the answer stays true if nothing is written: the next cutoff, start or hold lapse. */
+  validUntilMs: number
+}
+
+export async function readAvailability(catalog: InstanceCatalog, bookings: BookingRepository, now: Temporal.Instant,
+  window: AvailabilityWindow): Promise<AvailabilityRead> {
+  const { tour, firstDate, days, party } = window
+  const timeZone = catalog.instance.timezone
   const nowMs = now.epochMilliseconds
   const departures = expandSchedule(tour, timeZone, firstDate, days).filter((d) => d.startMs > nowMs)
   const windowStart = firstDate.toZonedDateTime(timeZone).toInstant()
@@ -51,29 +73,38 @@ export async function readAvailability(
   const seats = await bookings.seatsInWindow(catalog.instance.ref, tour.id,
     toStoredInstant(windowStart), toStoredInstant(windowEnd), toStoredInstant(now))
 
+  const cutoffMs = tour.cutoff_minutes * 60_000
+  let validUntilMs = seats.nextLapseAt === null ? Infinity : fromStoredInstant(seats.nextLapseAt).epochMilliseconds
+  for (const d of departures) {
+    const closesAt = d.startMs - cutoffMs
+    validUntilMs = Math.min(validUntilMs, closesAt > nowMs ? closesAt : d.startMs)
+  }
   return {
-    tour_id: tour.id,
-    timezone: timeZone,
-    date: firstDate.toString(),
-    days: query.days ?? 7,
-    party,
-    slots: departures.map((d) => {
-      const stored = seats.get(d.startKey)
-      const capacity = stored?.capacity ?? tour.capacity
-      return {
-        start: d.startText,
-        end: d.endText,
-        date: d.date,
-        time: d.time,
-        capacity,
-        ...slotState({
+    validUntilMs,
+    answer: {
+      tour_id: tour.id,
+      timezone: timeZone,
+      date: firstDate.toString(),
+      days: window.requestedDays,
+      party,
+      slots: departures.map((d) => {
+        const stored = seats.byStart.get(d.startKey)
+        const capacity = stored?.capacity ?? tour.capacity
+        return {
+          start: d.startText,
+          end: d.endText,
+          date: d.date,
+          time: d.time,
           capacity,
-          seatsTaken: stored?.seats_taken ?? 0,
-          pastCutoff: isPastCutoffMs(d.startMs, tour.cutoff_minutes, nowMs),
-          closedByOperator: stored?.closed === 1,
-          party,
-        }),
-      }
-    }),
+          ...slotState({
+            capacity,
+            seatsTaken: stored?.seats_taken ?? 0,
+            pastCutoff: isPastCutoffMs(d.startMs, tour.cutoff_minutes, nowMs),
+            closedByOperator: stored?.closed === 1,
+            party,
+          }),
+        }
+      }),
+    },
   }
 }

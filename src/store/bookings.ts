@@ -19,6 +19,12 @@ export interface DepartureSeats {
   closed: number
 }
 
+export interface WindowSeats {
+  byStart: Map<string, DepartureSeats>
+  /** Stored instant at which the next hold still counted here lapses; null when none is held. */
+  nextLapseAt: string | null
+}
+
 /**
  * Bookings and the per-departure seat counter. `departures.seats_taken` is the sum of the
  * parties of the departure's bookings in held, requested or confirmed (quarantined ones
@@ -137,10 +143,11 @@ export function bookingRepository({ db, supportsSkipLocked }: Database) {
 
     /**
      * Seats per departure of one tour in [fromAt, toAt), with lapsed holds already left
-     * out, read through the departure and booking indexes of that window only.
+     * out, read through the departure and booking indexes of that window only; and when the
+     * next unlapsed hold in the window lapses, after which the seats differ without a write.
      */
-    async seatsInWindow(instanceId: string, tourId: string, fromAt: string, toAt: string, now: string): Promise<Map<string, DepartureSeats>> {
-      const [departures, lapsed] = await Promise.all([
+    async seatsInWindow(instanceId: string, tourId: string, fromAt: string, toAt: string, now: string): Promise<WindowSeats> {
+      const [departures, holds] = await Promise.all([
         db.selectFrom('departures')
           .select(['start_at', 'capacity', 'seats_taken', 'closed'])
           .where('instance_id', '=', instanceId)
@@ -149,23 +156,28 @@ export function bookingRepository({ db, supportsSkipLocked }: Database) {
           .where('start_at', '<', toAt)
           .execute(),
         db.selectFrom('bookings')
-          .select(['start_at', (eb) => eb.fn.sum<number>('party').as('seats')])
+          .select([
+            'start_at',
+            sql<number | string>`sum(case when hold_expires_at <= ${now} then party else 0 end)`.as('lapsed_seats'),
+            sql<string | null>`min(case when hold_expires_at > ${now} then hold_expires_at end)`.as('next_lapse_at'),
+          ])
           .where('instance_id', '=', instanceId)
           .where('tour_id', '=', tourId)
           .where('start_at', '>=', fromAt)
           .where('start_at', '<', toAt)
           .where('status', '=', 'held')
           .where('quarantined', '=', 0)
-          .where('hold_expires_at', '<=', now)
           .groupBy('start_at')
           .execute(),
       ])
       const byStart = new Map(departures.map((d) => [d.start_at, { ...d }]))
-      for (const { start_at, seats } of lapsed) {
+      let nextLapseAt: string | null = null
+      for (const { start_at, lapsed_seats, next_lapse_at } of holds) {
         const departure = byStart.get(start_at)
-        if (departure) departure.seats_taken -= Number(seats)
+        if (departure) departure.seats_taken -= Number(lapsed_seats)
+        if (next_lapse_at !== null && (nextLapseAt === null || next_lapse_at < nextLapseAt)) nextLapseAt = next_lapse_at
       }
-      return byStart
+      return { byStart, nextLapseAt }
     },
   }
 }

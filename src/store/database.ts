@@ -27,6 +27,12 @@ export interface Database {
    * when there is nothing to wait for, else a promise that resolves once it is on disk.
    */
   durable(): void | Promise<void>
+  /**
+   * A value that differs after any commit by this process or another one that could change
+   * seats or holds, so an answer read under one token may be reused while the token stays
+   * the same. null when that cannot be told right now: nothing may be reused then.
+   */
+  changeToken(): string | null
   /** SELECT … FOR UPDATE SKIP LOCKED where the dialect has it, so nodes sweeping at once take disjoint rows. */
   supportsSkipLocked: boolean
   close(): Promise<void>

@@ -1,7 +1,11 @@
 import { type Kysely, type Migration, Migrator, sql } from 'kysely'
+import { CHANGE_CHANNEL } from './change-token.ts'
 
-/** Written with Kysely's schema builder only, so the same steps run on SQLite and PostgreSQL. */
-const migrations: Record<string, Migration> = {
+/**
+ * Written with Kysely's schema builder, so the same steps run on SQLite and PostgreSQL; the
+ * only dialect-specific step is PostgreSQL's change notification (004).
+ */
+const migrationsFor = (dialect: 'sqlite' | 'postgres'): Record<string, Migration> => ({
   '001_bookings': {
     async up(db: Kysely<any>) {
       await db.schema.createTable('server_secrets')
@@ -136,7 +140,21 @@ const migrations: Record<string, Migration> = {
         .columns(['instance_id', 'session_id', 'status', 'created_at', 'id']).execute()
     },
   },
-}
+  '004_change_notifications': {
+    // Nodes keep availability answers until seats or holds change (src/store/change-token.ts).
+    // SQLite's data_version tells a process about other processes' commits by itself;
+    // PostgreSQL tells every listening node at commit time, whoever made the change.
+    async up(db: Kysely<any>) {
+      if (dialect !== 'postgres') return
+      await sql`create function tourdesk_notify_change() returns trigger language plpgsql as $$
+        begin perform pg_notify(${sql.lit(CHANGE_CHANNEL)}, ''); return null; end $$`.execute(db)
+      for (const table of ['departures', 'bookings']) {
+        await sql`create trigger ${sql.id(`${table}_changed`)} after insert or update or delete on ${sql.table(table)}
+          for each statement execute function tourdesk_notify_change()`.execute(db)
+      }
+    },
+  },
+})
 
 /**
  * Applies pending migrations. On PostgreSQL the bookkeeping tables go into the connection's
@@ -148,7 +166,7 @@ export async function migrateToLatest(db: Kysely<any>, dialect: 'sqlite' | 'post
   const migrationTableSchema = dialect === 'postgres'
     ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0].schema
     : undefined
-  const migrator = new Migrator({ db, migrationTableSchema, provider: { getMigrations: async () => migrations } })
+  const migrator = new Migrator({ db, migrationTableSchema, provider: { getMigrations: async () => migrationsFor(dialect) } })
   const { error, results } = await migrator.migrateToLatest()
   const failed = results?.find((r) => r.status === 'Error')
   if (error || failed) {

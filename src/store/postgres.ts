@@ -1,6 +1,7 @@
 import { Kysely, PostgresDialect, sql } from 'kysely'
 import pg from 'pg'
 import type { PoolSettings } from '../config/env.ts'
+import { listenForChanges } from './change-token.ts'
 import type { Database } from './database.ts'
 import type { Tables } from './tables.ts'
 
@@ -49,6 +50,7 @@ export function openPostgres(url: string, settings: PoolSettings): Database {
   pool.on('error', () => {})
   pool.on('connect', (client) => client.on('error', () => {}))
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) })
+  const changes = listenForChanges(url, settings.connectTimeoutMs)
 
   return {
     db,
@@ -56,7 +58,9 @@ export function openPostgres(url: string, settings: PoolSettings): Database {
     async transaction(work) {
       for (let attempt = 1; ; attempt++) {
         try {
-          return await db.transaction().execute(work)
+          const result = await db.transaction().execute(work)
+          changes.noteCommit()
+          return result
         } catch (err) {
           const state = (err as { code?: unknown }).code
           if (attempt >= MAX_ATTEMPTS || typeof state !== 'string' || !RETRYABLE_STATES.has(state)) throw err
@@ -68,9 +72,13 @@ export function openPostgres(url: string, settings: PoolSettings): Database {
       await sql`select 1`.execute(db)
     },
     isUnavailable,
+    changeToken: changes.token,
     supportsSkipLocked: true,
     // A commit has returned only once PostgreSQL made it durable (synchronous_commit=on).
     durable: () => {},
-    close: () => db.destroy(),
+    close: async () => {
+      await changes.close()
+      await db.destroy()
+    },
   }
 }

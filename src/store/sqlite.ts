@@ -102,6 +102,8 @@ export function openSqlite(path: string): Database {
   connection.pragma('foreign_keys = ON')
   const flusher = walFlusher(connection, `${path}-wal`)
   const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(connection, flusher.noteWrite) }) })
+  // data_version moves when another process commits, total_changes when this one writes.
+  const changeCounters = connection.prepare('select data_version, total_changes() from pragma_data_version').raw()
   return {
     db,
     dialect: 'sqlite',
@@ -123,6 +125,7 @@ export function openSqlite(path: string): Database {
       const code = (error as { code?: unknown } | null)?.code
       return typeof code === 'string' && [...UNAVAILABLE_CODES].some((prefix) => code.startsWith(prefix))
     },
+    changeToken: () => (changeCounters.get() as number[]).join(':'),
     supportsSkipLocked: false,
     durable: path === ':memory:' ? () => {} : flusher.durable,
     close: async () => {

@@ -31,6 +31,32 @@ async function firstBookableStart(client: ApiClient): Promise<string> {
   return availability.body.slots.find((s: { bookable: boolean }) => s.bookable).start
 }
 
+test(`availability read on one node shows a hold made on another (${testDialect})`, async (t) => {
+  const { clients } = await cluster(t, 2, 10)
+  const page = '/availability?tour=drill-departure&days=3&party=1'
+  const start = await firstBookableStart(clients[0])
+  const remainingOn = async (client: ApiClient) =>
+    (await client.get(page)).body.slots.find((s: { start: string }) => s.start === start).remaining
+  assert.equal(await remainingOn(clients[0]), 10)
+  assert.equal(await remainingOn(clients[0]), 10)
+
+  const session = await clients[1].session()
+  const hold = await clients[1].post('/booking', { tour_id: 'drill-departure', start, party: 3 }, { headers: session.headers })
+  assert.equal(hold.status, 200, hold.text)
+
+  // SQLite: the other process's commit is seen on the next read. PostgreSQL: node A hears of
+  // it through a notification, which may take a moment after node B's answer.
+  const patienceMs = testDialect === 'sqlite' ? 0 : 2_000
+  const heardAt = Date.now()
+  let remaining = await remainingOn(clients[0])
+  while (remaining !== 7 && Date.now() - heardAt < patienceMs) {
+    await sleep(10)
+    remaining = await remainingOn(clients[0])
+  }
+  t.diagnostic(`node A showed the hold after ${Date.now() - heardAt} ms`)
+  assert.equal(remaining, 7)
+})
+
 test(`200 simultaneous holds spread over 3 nodes on one ${testDialect} database: exactly the capacity succeeds`, async (t) => {
   const capacity = 37
   const { servers, clients, db } = await cluster(t, 3, capacity)

@@ -1,0 +1,54 @@
+import type { Temporal } from 'temporal-polyfill'
+import { LruMap } from '../domain/lru-map.ts'
+import type { Availability } from '../schemas/availability.ts'
+import type { Store } from '../store/store.ts'
+import { readAvailability, type AvailabilityWindow } from './availability.ts'
+import type { InstanceCatalog } from './instance-catalog.ts'
+
+/** Distinct windows kept (an answer is a few KB). */
+const KEPT_ANSWER_LIMIT = 1_000
+/**
+ * However quiet the database, an answer is read again after this long: the most stale an
+ * answer can be if a change notification were ever lost on a connection that stays up.
+ */
+const MAX_KEEP_MS = 30_000
+
+interface KeptAnswer {
+  body: Buffer
+  changeToken: string
+  readAtMs: number
+  validUntilMs: number
+}
+
+/**
+ * Serialized availability answers, reused while nothing that changes them has happened:
+ * no commit touched seats or holds (the store's change token is the same) and no cutoff,
+ * start or hold lapse in the window has come. A busy tour page is read far more often than
+ * it is booked, and reading and formatting a window costs much more than sending it.
+ */
+export class AvailabilityAnswers {
+  readonly #kept = new LruMap<string, KeptAnswer>(KEPT_ANSWER_LIMIT)
+  readonly #store: Store
+
+  constructor(store: Store) {
+    this.#store = store
+  }
+
+  async body(catalog: InstanceCatalog, now: Temporal.Instant, window: AvailabilityWindow,
+    serialize: (answer: Availability) => string): Promise<Buffer> {
+    const nowMs = now.epochMilliseconds
+    const key = `${catalog.instance.prefix} ${window.key}`
+    // Taken before the read: a commit that lands during the read changes the token, so an
+    // answer that may have missed it is not reused.
+    const changeToken = this.#store.changeToken()
+    const kept = changeToken === null ? undefined : this.#kept.get(key)
+    if (kept && kept.changeToken === changeToken && nowMs >= kept.readAtMs && nowMs < kept.validUntilMs) return kept.body
+
+    const { answer, validUntilMs } = await readAvailability(catalog, this.#store.bookings, now, window)
+    const body = Buffer.from(serialize(answer))
+    if (changeToken !== null) {
+      this.#kept.set(key, { body, changeToken, readAtMs: nowMs, validUntilMs: Math.min(validUntilMs, nowMs + MAX_KEEP_MS) })
+    }
+    return body
+  }
+}

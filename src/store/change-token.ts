@@ -1,0 +1,77 @@
+import pg from 'pg'
+
+/** The PostgreSQL notification channel migration 004's triggers send on. */
+export const CHANGE_CHANNEL = 'tourdesk_changes'
+const RECONNECT_DELAY_MS = 1_000
+
+export interface PostgresChangeListener {
+  /**
+   * Differs after every commit that touched departures or bookings, made by any node; null
+   * while this node is not listening (not yet, or the connection was lost), when no answer
+   * read earlier may be reused.
+   */
+  token(): string | null
+  /** This node's own commits count at once, before their notification comes back. */
+  noteCommit(): void
+  close(): Promise<void>
+}
+
+/**
+ * Listens on its own connection (LISTEN cannot share a pooled one), opened on first use so
+ * that processes which never ask, such as `npm run migrate`, do not hold one. A lost
+ * connection is opened again every second; missed notifications cannot be replayed, so the
+ * token changes on every reconnection.
+ */
+export function listenForChanges(url: string, connectTimeoutMs: number): PostgresChangeListener {
+  let version = 0
+  let listening = false
+  let closed = false
+  let client: pg.Client | null = null
+  let retry: NodeJS.Timeout | null = null
+
+  function lose(lost: pg.Client): void {
+    if (client !== lost) return
+    client = null
+    listening = false
+    version++
+    lost.end().catch(() => {})
+    if (!closed) retry = setTimeout(listen, RECONNECT_DELAY_MS).unref()
+  }
+
+  async function listen(): Promise<void> {
+    retry = null
+    const connection = new pg.Client({ connectionString: url, connectionTimeoutMillis: connectTimeoutMs, keepAlive: true })
+    client = connection
+    connection.on('notification', () => { version++ })
+    connection.on('error', () => lose(connection))
+    connection.on('end', () => lose(connection))
+    try {
+      await connection.connect()
+      await connection.query(`listen ${CHANGE_CHANNEL}`)
+      if (client === connection) {
+        version++
+        listening = true
+      }
+    } catch {
+      lose(connection)
+    }
+  }
+
+  return {
+    token() {
+      if (!listening && client === null && retry === null && !closed) void listen()
+      return listening ? String(version) : null
+    },
+    noteCommit() {
+      version++
+    },
+    async close() {
+      closed = true
+      if (retry) clearTimeout(retry)
+      const open = client
+      client = null
+      listening = false
+      await open?.end().catch(() => {})
+    },
+  }
+}
