@@ -7,7 +7,9 @@ export function formatInZone(instant: Temporal.Instant, timeZone: string): strin
 
 /** Fixed-width UTC form stored in the database, so text order is time order. */
 export function toStoredInstant(instant: Temporal.Instant): string {
-  return instant.toString({ fractionalSecondDigits: 3 })
+  // Date prints the same form (milliseconds, truncated, 'Z') for years 0 to 9999, in a
+  // fraction of the time Temporal's general formatter takes.
+  return new Date(instant.epochMilliseconds).toISOString()
 }
 
 export function fromStoredInstant(text: string): Temporal.Instant {

@@ -1,0 +1,31 @@
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import fc from 'fast-check'
+import { Temporal } from 'temporal-polyfill'
+import { todayIn, toStoredInstant } from '../../src/domain/instant-format.ts'
+
+const YEAR_10000_NS = 253402300800000000000n
+const instants = fc.bigInt({ min: -1_000_000_000_000_000_000n, max: YEAR_10000_NS - 1n }).map((ns) => new Temporal.Instant(ns))
+
+test('the stored form is Temporal\'s UTC form to the millisecond, truncated, for any instant before year 10000', () => {
+  fc.assert(fc.property(instants, (instant) => {
+    assert.equal(toStoredInstant(instant), instant.toString({ fractionalSecondDigits: 3 }))
+  }), { numRuns: 2_000 })
+})
+
+test('today in a zone is the zone\'s local date at that instant, whatever order instants are asked in', () => {
+  const zones = fc.constantFrom('Europe/Lisbon', 'America/New_York', 'Australia/Lord_Howe', 'Asia/Kolkata', 'Pacific/Apia')
+  fc.assert(fc.property(fc.array(fc.tuple(instants, zones), { minLength: 1, maxLength: 20 }), (asks) => {
+    for (const [instant, zone] of asks) {
+      assert.equal(todayIn(instant, zone).toString(), instant.toZonedDateTimeISO(zone).toPlainDate().toString())
+    }
+  }), { numRuns: 300 })
+})
+
+test('today changes exactly at local midnight, also on a day that starts at 01:00 (spring-forward at midnight)', () => {
+  // Santiago de Chile moved its clocks from 00:00 to 01:00 on 2026-09-06.
+  const lastMomentOfSaturday = Temporal.Instant.from('2026-09-06T03:59:59.999Z')
+  assert.equal(todayIn(lastMomentOfSaturday, 'America/Santiago').toString(), '2026-09-05')
+  assert.equal(todayIn(lastMomentOfSaturday.add({ milliseconds: 1 }), 'America/Santiago').toString(), '2026-09-06')
+  assert.equal(todayIn(lastMomentOfSaturday, 'America/Santiago').toString(), '2026-09-05')
+})
