@@ -1,5 +1,6 @@
 import { Temporal } from 'temporal-polyfill'
 import { fromStoredInstant, todayIn, toStoredInstant } from '../domain/instant-format.ts'
+import { LruMap } from '../domain/lru-map.ts'
 import { expandSchedule } from '../domain/schedule.ts'
 import { isPastCutoffMs, slotState } from '../domain/slot-status.ts'
 import { ApiError } from '../http/api-error.ts'
@@ -36,12 +37,32 @@ export interface AvailabilityWindow {
   key: string
 }
 
+type AvailabilityQuery = { tour: string, date?: string, party?: number, days?: number }
+
+/** Windows already checked, per catalog: date arithmetic in the Temporal polyfill costs more than the rest of a repeated read. */
+const CHECKED_WINDOW_LIMIT = 1_000
+const checkedWindows = new WeakMap<InstanceCatalog, LruMap<string, AvailabilityWindow>>()
+
 /** Checks an availability request against the catalog and today's date in the operator's zone. */
-export function availabilityWindow(catalog: InstanceCatalog, now: Temporal.Instant,
-  query: { tour: string, date?: string, party?: number, days?: number }): AvailabilityWindow {
+export function availabilityWindow(catalog: InstanceCatalog, now: Temporal.Instant, query: AvailabilityQuery): AvailabilityWindow {
+  const today = todayIn(now, catalog.instance.timezone)
+  let windows = checkedWindows.get(catalog)
+  if (!windows) {
+    windows = new LruMap(CHECKED_WINDOW_LIMIT)
+    checkedWindows.set(catalog, windows)
+  }
+  const key = JSON.stringify([today.toString(), query.tour, query.date, query.days, query.party])
+  let window = windows.get(key)
+  if (!window) {
+    window = checkWindow(catalog, today, query)
+    windows.set(key, window)
+  }
+  return window
+}
+
+function checkWindow(catalog: InstanceCatalog, today: Temporal.PlainDate, query: AvailabilityQuery): AvailabilityWindow {
   const { catalog: tour } = requireTour(catalog, query.tour)
   const timeZone = catalog.instance.timezone
-  const today = todayIn(now, timeZone)
   const lastDate = today.add({ days: catalog.instance.horizonDays })
   const firstDate = query.date === undefined ? today : Temporal.PlainDate.from(query.date, { overflow: 'reject' })
   if (Temporal.PlainDate.compare(firstDate, today) < 0 || Temporal.PlainDate.compare(firstDate, lastDate) > 0) {

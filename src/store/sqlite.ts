@@ -103,7 +103,8 @@ export function openSqlite(path: string): Database {
   const flusher = walFlusher(connection, `${path}-wal`)
   const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(connection, flusher.noteWrite) }) })
   // data_version moves when another process commits, total_changes when this one writes.
-  const changeCounters = connection.prepare('select data_version, total_changes() from pragma_data_version').raw()
+  const dataVersion = connection.prepare('pragma data_version').pluck()
+  const totalChanges = connection.prepare('select total_changes()').pluck()
   return {
     db,
     dialect: 'sqlite',
@@ -125,7 +126,7 @@ export function openSqlite(path: string): Database {
       const code = (error as { code?: unknown } | null)?.code
       return typeof code === 'string' && [...UNAVAILABLE_CODES].some((prefix) => code.startsWith(prefix))
     },
-    changeToken: () => (changeCounters.get() as number[]).join(':'),
+    changeToken: () => `${dataVersion.get()}:${totalChanges.get()}`,
     supportsSkipLocked: false,
     durable: path === ':memory:' ? () => {} : flusher.durable,
     close: async () => {
