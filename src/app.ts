@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import fastifyCookie from '@fastify/cookie'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import Fastify, { type FastifyServerOptions } from 'fastify'
+import Fastify, { LogController, type FastifyServerOptions } from 'fastify'
 import { availabilityRoutes } from './api/availability.ts'
 import { bookingRoutes } from './api/booking.ts'
 import { checkoutRoutes } from './api/checkout.ts'
@@ -50,7 +50,7 @@ export interface AppOptions {
 export async function buildApp(context: AppContext, options: AppOptions = {}) {
   const app = Fastify({
     ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? false }),
-    disableRequestLogging: !options.requestLog,
+    logController: new LogController({ disableRequestLogging: !options.requestLog }),
     trustProxy: options.trustProxy ?? false,
     bodyLimit: BODY_LIMIT_BYTES,
     requestTimeout: REQUEST_TIMEOUT_MS,
