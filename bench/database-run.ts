@@ -41,9 +41,12 @@ async function seed(database: BenchDatabase, size: DatabaseSize, ctx: RunContext
   return (performance.now() - startedAt) / 1000
 }
 
-function serve(database: BenchDatabase, size: DatabaseSize, ctx: RunContext): Promise<StartedProcess> {
-  return startService({ databaseUrl: database.url, catalogPath: ctx.catalogPath(size.tours), logDir: ctx.workDir })
+function serve(database: BenchDatabase, size: DatabaseSize, ctx: RunContext, env?: Record<string, string>): Promise<StartedProcess> {
+  return startService({ databaseUrl: database.url, catalogPath: ctx.catalogPath(size.tours), logDir: ctx.workDir, env })
 }
+
+/** Growth compares database reads, so these services read every answer afresh instead of reusing kept ones. */
+const READ_EVERY_TIME = { TOURDESK_REUSE_ANSWERS: 'off' }
 
 /** Further starts on fresh, empty databases, stopped at once: more samples of the cold start. */
 async function moreColdStarts(count: number, newDatabase: NewDatabase, ctx: RunContext): Promise<number[]> {
@@ -115,8 +118,9 @@ async function measureGrowth(small: StartedProcess, large: StartedProcess, ctx: 
 
 /**
  * Every figure of one database. The main service starts on a fresh database (its start is
- * the first cold start), gets the small seed, and serves the reads, the growth comparison
- * against a second service on the large seed, and last the writes, which add bookings.
+ * the first cold start), gets the small seed, and serves the reads, then the writes, which
+ * add bookings. Between them, two more services that reuse no answers, on the small and
+ * the large seed, give the growth comparison.
  */
 export async function benchDatabase(dialect: MeasuredDatabase['dialect'], newDatabase: NewDatabase, ctx: RunContext): Promise<MeasuredDatabase> {
   const { settings } = ctx
@@ -124,6 +128,7 @@ export async function benchDatabase(dialect: MeasuredDatabase['dialect'], newDat
   const mainDatabase = await newDatabase('main')
   const largeDatabase = await newDatabase('large')
   let main: StartedProcess | undefined
+  let smallService: StartedProcess | undefined
   let largeService: StartedProcess | undefined
   try {
     ctx.progress(`${dialect}: starting the service on a fresh database`)
@@ -132,7 +137,8 @@ export async function benchDatabase(dialect: MeasuredDatabase['dialect'], newDat
     const coldStartsMs = [main.coldStartMs, ...await moreColdStarts(settings.coldStarts - 1, newDatabase, ctx)]
     const smallSeedSeconds = await seed(mainDatabase, small, ctx)
     const largeSeedSeconds = await seed(largeDatabase, large, ctx)
-    largeService = await serve(largeDatabase, large, ctx)
+    smallService = await serve(mainDatabase, small, ctx, READ_EVERY_TIME)
+    largeService = await serve(largeDatabase, large, ctx, READ_EVERY_TIME)
 
     ctx.progress(`${dialect}: ceiling (bare Fastify)`)
     const ceiling = await measureLoad({ url: `${ctx.ceiling.baseUrl}/`, connections: settings.connections, durationSeconds: settings.durationSeconds, warmupSeconds: settings.warmupSeconds })
@@ -148,9 +154,11 @@ export async function benchDatabase(dialect: MeasuredDatabase['dialect'], newDat
     }
     const endpoints: EndpointResult[] = []
     for (const scenario of scenarios(ctx.tomorrow).filter((s) => s.kind === 'read')) endpoints.push(await endpoint(scenario))
-    const growthEndpoints = await measureGrowth(main, largeService, ctx)
+    const growthEndpoints = await measureGrowth(smallService, largeService, ctx)
     const largePeakRssBytes = largeService.peakRssBytes()
+    const smallPeakRssBytes = smallService.peakRssBytes()
     await largeService.stop()
+    await smallService.stop()
     for (const scenario of scenarios(ctx.tomorrow).filter((s) => s.kind === 'write')) endpoints.push(await endpoint(scenario))
     const peakRssBytes = main.peakRssBytes()
 
@@ -164,7 +172,7 @@ export async function benchDatabase(dialect: MeasuredDatabase['dialect'], newDat
       endpoints,
       growth: {
         sizes: {
-          small: { ...small, seedSeconds: smallSeedSeconds, coldStartMs: main.coldStartMs, peakRssBytes },
+          small: { ...small, seedSeconds: smallSeedSeconds, coldStartMs: smallService.coldStartMs, peakRssBytes: smallPeakRssBytes },
           large: { ...large, seedSeconds: largeSeedSeconds, coldStartMs: largeService.coldStartMs, peakRssBytes: largePeakRssBytes },
         },
         endpoints: growthEndpoints,
@@ -172,6 +180,7 @@ export async function benchDatabase(dialect: MeasuredDatabase['dialect'], newDat
     }
   } finally {
     await largeService?.stop()
+    await smallService?.stop()
     await main?.stop()
     await largeDatabase.drop()
     await mainDatabase.drop()

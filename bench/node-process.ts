@@ -15,7 +15,7 @@ const OUTPUT_TAIL_CHARS = 8_192
 const BASE_URL = /"base_url":"(http:\/\/[^"]+)"/
 
 export interface StartOptions {
-  /** Script under the repository root, run with `node --import tsx`, that prints `"base_url":"http://…"` once it listens. */
+  /** Script under the repository root (TypeScript through tsx, JavaScript with plain node) that prints `"base_url":"http://…"` once it listens. */
   script: string
   env: Record<string, string>
   nodeArgs?: string[]
@@ -33,7 +33,7 @@ export interface StartedProcess {
   pid: number
   /** The first base URL the process printed. */
   baseUrl: string
-  /** From spawn to the first 200 answer: loading TypeScript, the catalog, migrations, listen. */
+  /** From spawn to the first 200 answer: loading the code, the catalog, migrations, listen. */
   coldStartMs: number
   /** VmHWM: the highest resident size the process has reached so far. */
   peakRssBytes(): number | null
@@ -58,7 +58,8 @@ function logTail(path: string): string {
 export async function startNodeProcess(options: StartOptions): Promise<StartedProcess> {
   const startedAt = performance.now()
   const log = openSync(options.logPath, 'w')
-  const child = spawn(process.execPath, [...options.nodeArgs ?? [], '--import', 'tsx', options.script], {
+  const loader = options.script.endsWith('.ts') ? ['--import', 'tsx'] : []
+  const child = spawn(process.execPath, [...options.nodeArgs ?? [], ...loader, options.script], {
     cwd: ROOT,
     env: { ...process.env, ...options.env },
     stdio: ['ignore', log, log],

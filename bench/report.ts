@@ -38,7 +38,7 @@ function databaseSection(result: MeasuredDatabase, settings: BenchReport['settin
   return [
     `## ${DIALECT_NAMES[result.dialect]}`,
     '',
-    `${settings.connections} connections, ${settings.durationSeconds} s per endpoint after ${settings.warmupSeconds} s of warm-up; latencies in ms. Database: ${count(small.tours)} tours and ${count(small.bookings)} seeded bookings; the writes run last.`,
+    `${settings.connections} connections, ${settings.durationSeconds} s per endpoint after ${settings.warmupSeconds} s of warm-up; latencies in ms. Database: ${count(small.tours)} tours and ${count(small.bookings)} seeded bookings; the writes run last. The service runs as \`npm start\` does, so repeated reads are answered from kept answers (README, "Fresh answers, reused").`,
     '',
     table(['endpoint', 'req/s', 'p50', 'p99', 'max', 'errors', 'ratio to ceiling', 'peak RSS so far'], endpointRows),
     '',
@@ -46,6 +46,8 @@ function databaseSection(result: MeasuredDatabase, settings: BenchReport['settin
     `- Cold start, spawn to first answer on a fresh database: ${result.coldStartsMs.map((t) => `${Math.round(t)} ms`).join(', ')}.`,
     '',
     `### Growth (${growth.connections} connections, ${growth.durationSeconds} s per run, median of ${growth.rounds} rounds)`,
+    '',
+    'Both services run with TOURDESK_REUSE_ANSWERS=off, so every request reads the database and serializes its answer: these are the figures of a read that finds nothing kept.',
     '',
     table(['endpoint', 'database', 'req/s', 'p50', 'p99', 'max', 'errors', 'mean', 'large / small'], growthRows),
     '',

@@ -1,5 +1,6 @@
+import { execFileSync } from 'node:child_process'
 import { join } from 'node:path'
-import { startNodeProcess, type StartedProcess } from './node-process.ts'
+import { ROOT, startNodeProcess, type StartedProcess } from './node-process.ts'
 
 let started = 0
 const logPath = (logDir: string, name: string) => join(logDir, `${name}-${++started}.log`)
@@ -10,15 +11,27 @@ export interface ServiceOptions {
   /** Where the service's log goes (one file per start). */
   logDir: string
   nodeArgs?: string[]
+  /** More settings, e.g. TOURDESK_REUSE_ANSWERS=off. */
+  env?: Record<string, string>
+}
+
+let built = false
+
+/** `npm run build`, once per bench run, so the service measured is the current source. */
+function buildService(): void {
+  if (built) return
+  execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] })
+  built = true
 }
 
 /**
- * The service as `npm start` runs it (default log level included), minus rate limits, on
- * a free port. Its cold start ends with the first answer to GET {base}/tours.
+ * The service as `npm start` runs it (the bundle in dist/, default log level included),
+ * minus rate limits, on a free port. Its cold start ends with the first answer to GET {base}/tours.
  */
 export function startService(options: ServiceOptions): Promise<StartedProcess> {
+  buildService()
   return startNodeProcess({
-    script: 'src/server.ts',
+    script: 'dist/server.js',
     nodeArgs: options.nodeArgs,
     env: {
       PORT: '0',
@@ -29,6 +42,7 @@ export function startService(options: ServiceOptions): Promise<StartedProcess> {
       TOURDESK_HOLD_SECONDS: '',
       TOURDESK_MIGRATE: 'on',
       LOG_LEVEL: 'info',
+      ...options.env,
     },
     logPath: logPath(options.logDir, 'service'),
     firstAnswerPath: '/tours',

@@ -43,6 +43,8 @@ export interface AppOptions {
   loggerInstance?: FastifyServerOptions['loggerInstance']
   /** Log every request and its answer; errors (5xx) are logged either way. */
   requestLog?: boolean
+  /** Keep serialized tour lists and availability answers for reuse (default true). */
+  reuseAnswers?: boolean
   /** Fastify's trustProxy: whose X-Forwarded-For names the client address. */
   trustProxy?: FastifyServerOptions['trustProxy']
 }
@@ -88,8 +90,9 @@ export async function buildApp(context: AppContext, options: AppOptions = {}) {
     if (context.rateLimiter) api.addHook('onRequest', enforceRateLimit)
     api.addHook('onRoute', attachRouteChecks)
     await api.register(indexRoutes)
-    await api.register(tourRoutes)
-    await api.register(availabilityRoutes)
+    const reuse = { reuseAnswers: options.reuseAnswers ?? true }
+    await api.register(tourRoutes, reuse)
+    await api.register(availabilityRoutes, reuse)
     await api.register(sessionRoutes)
     await api.register(bookingRoutes)
     await api.register(checkoutRoutes)

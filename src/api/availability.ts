@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { sendSerialized, serializeAnswer } from '../http/serialized-answer.ts'
+import { sendSerialized, serializeAnswer, type AnswerReuse } from '../http/serialized-answer.ts'
 import { Availability, AvailabilityQuery } from '../schemas/availability.ts'
 import { availabilityWindow } from '../services/availability.ts'
 import { AvailabilityAnswers } from '../services/availability-answers.ts'
 
-export const availabilityRoutes: FastifyPluginAsyncTypebox = async (app) => {
+export const availabilityRoutes: FastifyPluginAsyncTypebox<AnswerReuse> = async (app, { reuseAnswers }) => {
   const { store, clock } = app.tourdesk
-  const answers = new AvailabilityAnswers(store)
+  const answers = new AvailabilityAnswers(store, reuseAnswers)
 
   app.get('/availability', {
     schema: { querystring: AvailabilityQuery, response: { 200: Availability } },

@@ -1,14 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { LruMap } from '../domain/lru-map.ts'
 import { searchTours } from '../domain/tour-search.ts'
-import { sendSerialized, serializeAnswer } from '../http/serialized-answer.ts'
+import { sendSerialized, serializeAnswer, type AnswerReuse } from '../http/serialized-answer.ts'
 import { Tour, TourList, TourListQuery, TourParams } from '../schemas/tour.ts'
 import { requireTour } from '../services/availability.ts'
 
 /** Distinct searches whose answers are kept; the catalog never changes while the process runs. */
 const SEARCH_ANSWER_LIMIT = 1_000
 
-export const tourRoutes: FastifyPluginAsyncTypebox = async (app) => {
+export const tourRoutes: FastifyPluginAsyncTypebox<AnswerReuse> = async (app, { reuseAnswers }) => {
   // Serializing the list (every tour with its description and add-ons) costs far more than
   // finding it, and the answer for an instance and a query is fixed once the catalog is loaded.
   const answers = new LruMap<string, Buffer>(SEARCH_ANSWER_LIMIT)
@@ -24,7 +24,7 @@ export const tourRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (body === undefined) {
       const tours = q === null ? catalog.tours : searchTours(catalog.searchIndex, q).map((i) => catalog.tours[i])
       body = Buffer.from(serializeAnswer(reply, { tours, total: tours.length, q } satisfies TourList))
-      answers.set(key, body)
+      if (reuseAnswers) answers.set(key, body)
     }
     return sendSerialized(reply, body)
   })

@@ -1,4 +1,5 @@
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
+import { PROJECT_ROOT } from '../project-root.ts'
 import { ConfigError } from './config-error.ts'
 
 /** Connection limits for PostgreSQL; SQLite has one connection per process. */
@@ -28,13 +29,15 @@ export interface Settings {
   logLevel: string
   /** Log every request and its answer (costs 15–30 % of throughput on light endpoints). */
   requestLog: boolean
+  /** Keep serialized tour lists and availability answers for reuse (see README, "Fresh answers, reused"). */
+  reuseAnswers: boolean
   secret: string | null
   sweepIntervalSeconds: number
   /** false, true (trust every proxy) or a comma-separated list of proxy addresses/CIDRs. */
   trustProxy: boolean | string
 }
 
-export const DEMO_CATALOG_PATH = fileURLToPath(new URL('../../config/demo.json', import.meta.url))
+export const DEMO_CATALOG_PATH = join(PROJECT_ROOT, 'config/demo.json')
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
 
@@ -113,6 +116,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     holdSecondsOverride: holdRaw === undefined || holdRaw === '' ? null : integerSetting(env, 'TOURDESK_HOLD_SECONDS', 0, 1, 86400),
     rateLimits: onOffSetting(env, 'TOURDESK_RATE_LIMITS', 'on'),
     requestLog: onOffSetting(env, 'TOURDESK_REQUEST_LOG', 'off'),
+    reuseAnswers: onOffSetting(env, 'TOURDESK_REUSE_ANSWERS', 'on'),
     logLevel,
     secret,
     sweepIntervalSeconds: integerSetting(env, 'TOURDESK_SWEEP_SECONDS', 30, 1, 3600),

@@ -1,5 +1,10 @@
 import type { FastifyReply } from 'fastify'
 
+/** Options of the routes that keep serialized answers; TOURDESK_REUSE_ANSWERS=off turns it off. */
+export interface AnswerReuse {
+  reuseAnswers: boolean
+}
+
 /** The 200 answer for `value` as the route's response schema serializes it (fast-json-stringify gives a string). */
 export function serializeAnswer(reply: FastifyReply, value: unknown): string {
   const body = reply.serialize(value)

@@ -29,9 +29,11 @@ interface KeptAnswer {
 export class AvailabilityAnswers {
   readonly #kept = new LruMap<string, KeptAnswer>(KEPT_ANSWER_LIMIT)
   readonly #store: Store
+  readonly #reuse: boolean
 
-  constructor(store: Store) {
+  constructor(store: Store, reuse: boolean) {
     this.#store = store
+    this.#reuse = reuse
   }
 
   async body(catalog: InstanceCatalog, now: Temporal.Instant, window: AvailabilityWindow,
@@ -40,7 +42,7 @@ export class AvailabilityAnswers {
     const key = `${catalog.instance.prefix} ${window.key}`
     // Taken before the read: a commit that lands during the read changes the token, so an
     // answer that may have missed it is not reused.
-    const changeToken = this.#store.changeToken()
+    const changeToken = this.#reuse ? this.#store.changeToken() : null
     const kept = changeToken === null ? undefined : this.#kept.get(key)
     if (kept && kept.changeToken === changeToken && nowMs >= kept.readAtMs && nowMs < kept.validUntilMs) return kept.body
 

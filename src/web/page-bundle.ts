@@ -1,8 +1,7 @@
 import { basename } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
+import { PROJECT_ROOT } from '../project-root.ts'
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const ENTRY = 'web/src/main.ts'
 
 export interface PageAsset {
@@ -28,7 +27,7 @@ const CONTENT_TYPES: Record<string, string> = {
 /** Bundles web/ with esbuild in memory: no build step before `npm start` or `npm test`, nothing written to disk. */
 async function bundlePage(): Promise<PageBundle> {
   const result = await build({
-    absWorkingDir: ROOT,
+    absWorkingDir: PROJECT_ROOT,
     entryPoints: [ENTRY],
     bundle: true,
     minify: true,
