@@ -1,8 +1,64 @@
 import { Temporal } from 'temporal-polyfill'
 
-/** RFC 3339 with the offset the zone has at that instant, to the second. */
+/** A stretch of time over which a zone keeps one offset (between two transitions). */
+interface OffsetSpan {
+  startMs: number
+  endMs: number
+  offsetMs: number
+  /** As Temporal prints it (rounded to the minute). */
+  offsetText: string
+}
+
+/** Spans already looked up, per zone: a handful per zone covers every date a booking engine formats. */
+const OFFSET_SPANS_PER_ZONE = 16
+const offsetSpans = new Map<string, OffsetSpan[]>()
+
+function lookUpOffsetSpan(epochMs: number, timeZone: string): OffsetSpan {
+  const zoned = Temporal.Instant.fromEpochMilliseconds(epochMs).toZonedDateTimeISO(timeZone)
+  const previous = zoned.getTimeZoneTransition('previous')
+  const next = zoned.getTimeZoneTransition('next')
+  // 'previous' is strictly earlier: at the very instant of a transition the span starts here.
+  const startsAtPrevious = previous !== null && previous.offsetNanoseconds === zoned.offsetNanoseconds
+  return {
+    startMs: previous === null ? -Infinity : startsAtPrevious ? previous.epochMilliseconds : epochMs,
+    endMs: next === null ? Infinity : next.epochMilliseconds,
+    offsetMs: zoned.offsetNanoseconds / 1e6,
+    offsetText: zoned.toString({ timeZoneName: 'never', smallestUnit: 'second' }).slice(19),
+  }
+}
+
+function offsetSpanAt(epochMs: number, timeZone: string): OffsetSpan {
+  let spans = offsetSpans.get(timeZone)
+  if (!spans) {
+    spans = []
+    offsetSpans.set(timeZone, spans)
+  }
+  const known = spans.find((s) => epochMs >= s.startMs && epochMs < s.endMs)
+  if (known) return known
+  const span = lookUpOffsetSpan(epochMs, timeZone)
+  if (spans.length >= OFFSET_SPANS_PER_ZONE) spans.shift()
+  spans.push(span)
+  return span
+}
+
+/**
+ * RFC 3339 with the offset the zone has at that instant, to the second: what Temporal's
+ * ZonedDateTime.toString gives, for years 1 to 9999. The zone's offset is looked up once
+ * per span between transitions; a booking answer formats half a dozen instants, and zone
+ * arithmetic in the polyfill costs tens of microseconds each.
+ */
+export function formatEpochMsInZone(epochMs: number, timeZone: string): string {
+  const span = offsetSpanAt(epochMs, timeZone)
+  return new Date(epochMs + span.offsetMs).toISOString().slice(0, 19) + span.offsetText
+}
+
 export function formatInZone(instant: Temporal.Instant, timeZone: string): string {
-  return instant.toZonedDateTimeISO(timeZone).toString({ timeZoneName: 'never', smallestUnit: 'second' })
+  return formatEpochMsInZone(instant.epochMilliseconds, timeZone)
+}
+
+/** formatInZone for a stored instant (toStoredInstant's form), without building a Temporal.Instant. */
+export function formatStoredInZone(stored: string, timeZone: string): string {
+  return formatEpochMsInZone(Date.parse(stored), timeZone)
 }
 
 /** Fixed-width UTC form stored in the database, so text order is time order. */

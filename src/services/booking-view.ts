@@ -1,4 +1,4 @@
-import { fromStoredInstant, formatInZone } from '../domain/instant-format.ts'
+import { formatStoredInZone } from '../domain/instant-format.ts'
 import type { Booking } from '../schemas/booking.ts'
 import type { BookingRow } from '../store/bookings.ts'
 import type { InstanceCatalog } from './instance-catalog.ts'
@@ -6,7 +6,7 @@ import type { InstanceCatalog } from './instance-catalog.ts'
 /** The public booking record for a stored booking. */
 export function bookingView(row: BookingRow, catalog: InstanceCatalog): Booking {
   const timeZone = catalog.instance.timezone
-  const at = (stored: string) => formatInZone(fromStoredInstant(stored), timeZone)
+  const at = (stored: string) => formatStoredInZone(stored, timeZone)
   const checkedOut = row.contact_name !== null && row.contact_email !== null
   return {
     id: row.id,

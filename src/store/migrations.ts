@@ -154,6 +154,15 @@ const migrationsFor = (dialect: 'sqlite' | 'postgres'): Record<string, Migration
       }
     },
   },
+  '005_session_history_order': {
+    // The session's latest booking among several statuses (checkout, release, GET /booking)
+    // walks this index newest first and stops at the first match; without id in it, SQLite
+    // sorted the session's whole history on every call to break created_at ties.
+    async up(db: Kysely<any>) {
+      await db.schema.dropIndex('bookings_by_session').execute()
+      await db.schema.createIndex('bookings_by_session').on('bookings').columns(['instance_id', 'session_id', 'created_at', 'id']).execute()
+    },
+  },
 })
 
 /**
