@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { ROOT, startNodeProcess, type StartedProcess } from './node-process.ts'
 
@@ -24,15 +25,24 @@ function buildService(): void {
   built = true
 }
 
+/** `npm start`'s node flags and script, read from package.json so that the bench runs exactly that. */
+function npmStartCommand(): { nodeArgs: string[], script: string } {
+  const start: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start
+  const [program, ...args] = start.split(/\s+/)
+  if (program !== 'node' || args.length === 0) throw new Error(`npm start runs "${start}"; the bench expects "node [flags] script"`)
+  return { nodeArgs: args.slice(0, -1), script: args[args.length - 1] }
+}
+
 /**
  * The service as `npm start` runs it (the bundle in dist/, default log level included),
  * minus rate limits, on a free port. Its cold start ends with the first answer to GET {base}/tours.
  */
 export function startService(options: ServiceOptions): Promise<StartedProcess> {
   buildService()
+  const { nodeArgs, script } = npmStartCommand()
   return startNodeProcess({
-    script: 'dist/server.js',
-    nodeArgs: options.nodeArgs,
+    script,
+    nodeArgs: [...nodeArgs, ...options.nodeArgs ?? []],
     env: {
       PORT: '0',
       HOST: '127.0.0.1',
