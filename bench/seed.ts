@@ -4,6 +4,7 @@ import { toStoredInstant } from '../src/domain/instant-format.ts'
 import { expandSchedule } from '../src/domain/schedule.ts'
 import type { BookingRow } from '../src/store/bookings.ts'
 import type { Store } from '../src/store/store.ts'
+import { compiled } from '../src/store/write-plan.ts'
 import {
   BENCH_REF, BENCH_TIME_ZONE, DAILY_TIMES, HOLD_TOUR, HOLD_TOUR_CAPACITY, MEASURED_TOUR, MEASURED_TOUR_CAPACITY, OTHER_TOUR_CAPACITY,
 } from './catalog.ts'
@@ -166,14 +167,14 @@ export async function seedBookings(store: Store, plan: SeedPlan): Promise<void> 
   }
   const rows = seededBookings(plan)
   for (let done = false; !done;) {
-    await store.transaction(async (trx) => {
+    await store.write(function* () {
       for (let i = 0; i < INSERTS_PER_TRANSACTION; i++) {
         const batch: BookingRow[] = []
         for (let next = rows.next(); !next.done; next = rows.next()) {
           batch.push(next.value)
           if (batch.length === ROWS_PER_INSERT) break
         }
-        if (batch.length > 0) await trx.insertInto('bookings').values(batch).execute()
+        if (batch.length > 0) yield* compiled(store.db.insertInto('bookings').values(batch))
         if (batch.length < ROWS_PER_INSERT) {
           done = true
           return

@@ -72,7 +72,7 @@ export async function runIdempotent(
   const createdAt = toStoredInstant(now)
   const expiresAt = toStoredInstant(now.add({ hours: IDEMPOTENCY_HOURS }))
   try {
-    return await work((trx, answer) => store.idempotency.record(scope, { fingerprint, status_code: 200, body: JSON.stringify(answer) }, createdAt, expiresAt, trx))
+    return await work((answer) => store.idempotency.record(scope, { fingerprint, status_code: 200, body: JSON.stringify(answer) }, createdAt, expiresAt))
   } catch (err) {
     if (err instanceof IdempotencyKeyTaken) {
       const winner = await lookUp()
@@ -81,7 +81,7 @@ export async function runIdempotent(
     if (err instanceof ApiError && err.status < 500) {
       const body = JSON.stringify(problemBody(err, request.id))
       try {
-        await store.idempotency.record(scope, { fingerprint, status_code: err.status, body }, createdAt, expiresAt)
+        await store.write(() => store.idempotency.record(scope, { fingerprint, status_code: err.status, body }, createdAt, expiresAt))
       } catch (recordError) {
         // Another node answered this key first: its answer is the one every retry gets.
         const winner = recordError instanceof IdempotencyKeyTaken ? await lookUp() : undefined

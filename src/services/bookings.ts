@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto'
 import { Temporal } from 'temporal-polyfill'
-import { checkedOutStatus, SEAT_HOLDING } from '../domain/booking-status.ts'
+import { checkedOutStatus, SEAT_HOLDING, type BookingStatus } from '../domain/booking-status.ts'
 import { cancellableUntil, cancellationFee, cancellationFeePercent } from '../domain/cancellation.ts'
 import { toStoredInstant } from '../domain/instant-format.ts'
 import { priceBooking } from '../domain/pricing.ts'
@@ -9,9 +8,10 @@ import { isPastCutoff } from '../domain/slot-status.ts'
 import { ApiError } from '../http/api-error.ts'
 import type { Booking, BookingRequest } from '../schemas/booking.ts'
 import type { CatalogTour } from '../schemas/catalog.ts'
-import type { BookingRow } from '../store/bookings.ts'
-import type { Db } from '../store/database.ts'
+import type { BookingRow, BookingSelector, SeatChange } from '../store/bookings.ts'
+import { newRowId } from '../store/row-id.ts'
 import type { Store } from '../store/store.ts'
+import type { Plan } from '../store/write-plan.ts'
 import { lastBookableDate, requirePartyInRange, requireTour } from './availability.ts'
 import { newBookingCode } from './booking-code.ts'
 import { bookingView } from './booking-view.ts'
@@ -24,8 +24,8 @@ export interface BookingContext {
   now: Temporal.Instant
 }
 
-/** Called inside the booking's transaction with the answer, so the answer and the change commit together. */
-export type RecordAnswer = (trx: Db, answer: Booking) => Promise<void>
+/** Part of the booking's plan, given the answer, so the answer and the change commit together. */
+export type RecordAnswer = (answer: Booking) => Plan<void>
 
 export interface CheckoutDetails {
   name: string
@@ -34,7 +34,10 @@ export interface CheckoutDetails {
 }
 
 const departureOf = (row: BookingRow) => ({ instance_id: row.instance_id, tour_id: row.tour_id, start_at: row.start_at })
-const holdsSeats = (row: BookingRow) => row.quarantined === 0 && SEAT_HOLDING.includes(row.status as never)
+/** Seats given back by bookings that held them (quarantined ones never took any). */
+const seatsFreedBy = (rows: readonly BookingRow[]): SeatChange[] =>
+  rows.filter((row) => row.quarantined === 0).map((row) => ({ key: departureOf(row), seats: -row.party, capacity: 0 }))
+const isLapsed = (row: BookingRow, now: string) => row.status === 'held' && row.hold_expires_at! <= now
 
 function requireDeparture(ctx: BookingContext, tour: CatalogTour, startText: string) {
   const start = Temporal.Instant.from(startText)
@@ -74,18 +77,17 @@ function requireAddons(tour: CatalogTour, requested: Record<string, number>) {
 export function bookingService(store: Store) {
   const { bookings, promoRedemptions } = store
 
-  /** Marks a lapsed hold expired and gives its seats back; a no-op if someone else already did. */
-  async function expireHold(trx: Db, row: BookingRow, at: string): Promise<void> {
-    if (await bookings.transition(trx, row, 'held', 'expired', at) && row.quarantined === 0) {
-      await bookings.freeSeats(trx, departureOf(row), row.party)
-    }
+  /** Gives back the seats of bookings that left a seat-holding status; a booking no longer there changed nothing. */
+  function* freeSeatsOf(rows: readonly BookingRow[]): Plan<void> {
+    const changes = seatsFreedBy(rows)
+    if (changes.length > 0) yield* bookings.changeSeats(changes)
   }
 
-  /** Expires the session's hold if its time ran out, so the reads that follow see the truth. */
-  async function expireSessionHold(trx: Db, ctx: BookingContext): Promise<void> {
-    const held = await bookings.latestForSession(ctx.catalog.instance.ref, ctx.sessionId, ['held'], trx)
-    const now = toStoredInstant(ctx.now)
-    if (held && held.hold_expires_at! <= now) await expireHold(trx, held, now)
+  /** Expires the selected lapsed holds and gives their seats back. */
+  function* expireLapsed(instanceId: string, selector: BookingSelector, at: string): Plan<BookingRow[]> {
+    const expired = yield* bookings.transition(instanceId, selector, 'held', 'expired', at)
+    yield* freeSeatsOf(expired)
+    return expired
   }
 
   return {
@@ -103,7 +105,7 @@ export function bookingService(store: Store) {
 
       const now = toStoredInstant(ctx.now)
       const row: BookingRow = {
-        id: randomUUID(),
+        id: newRowId(),
         instance_id: instance.ref,
         session_id: ctx.sessionId,
         tour_id: tour.id,
@@ -132,24 +134,23 @@ export function bookingService(store: Store) {
         created_at: now,
         updated_at: now,
       }
-      return store.transaction(async (trx) => {
-        for (const lapsed of await bookings.lapsedHoldsOnDeparture(trx, departureOf(row), now)) await expireHold(trx, lapsed, now)
-        // The session's current hold is replaced: released if it was live, expired if its time had run out.
-        const previous = await bookings.latestForSession(instance.ref, ctx.sessionId, ['held'], trx)
-        if (previous && previous.hold_expires_at! <= now) {
-          await expireHold(trx, previous, now)
-        } else if (previous && await bookings.transition(trx, previous, 'held', 'released', now) && previous.quarantined === 0) {
-          await bookings.freeSeats(trx, departureOf(previous), previous.party)
+      const answer = bookingView(row, catalog)
+      return store.write(function* () {
+        yield* bookings.lockSession(instance.ref, ctx.sessionId)
+        // Lapsed holds on this departure give their seats back before they are counted.
+        const lapsedHere = yield* bookings.transition(instance.ref, { departure: departureOf(row), lapsedBy: now }, 'held', 'expired', now)
+        // The session's current hold is replaced: expired if its time had run out, else released.
+        const lapsedOwn = yield* bookings.transition(instance.ref, { session: ctx.sessionId, lapsedBy: now }, 'held', 'expired', now)
+        const released = yield* bookings.transition(instance.ref, { session: ctx.sessionId }, 'held', 'released', now)
+        const seats = [...seatsFreedBy([...lapsedHere, ...lapsedOwn, ...released])]
+        if (!quarantined) seats.push({ key: departureOf(row), seats: request.party, capacity: tour.capacity })
+        const outcome = yield* bookings.changeSeats(seats)
+        if (!outcome.ok) {
+          throw new ApiError('insufficient_capacity', outcome.closed ? 'This departure is closed to new bookings' : `Only ${outcome.remaining} seats are left on this departure`,
+            { remaining: outcome.closed ? 0 : outcome.remaining })
         }
-        if (!quarantined) {
-          const seats = await bookings.takeSeats(trx, departureOf(row), tour.capacity, request.party)
-          if (!seats.taken) {
-            throw new ApiError('insufficient_capacity', `Only ${seats.remaining} seats are left on this departure`, { remaining: seats.remaining })
-          }
-        }
-        await bookings.insert(trx, row)
-        const answer = bookingView(row, catalog)
-        await record?.(trx, answer)
+        yield* bookings.insert(row)
+        if (record) yield* record(answer)
         return answer
       })
     },
@@ -157,11 +158,14 @@ export function bookingService(store: Store) {
     /** The session's most recent booking that it has not released. */
     async current(ctx: BookingContext): Promise<Booking> {
       const visible = ['held', 'expired', 'requested', 'confirmed', 'declined', 'cancelled', 'completed', 'no_show'] as const
-      let row = await bookings.latestForSession(ctx.catalog.instance.ref, ctx.sessionId, visible)
-      if (row?.status === 'held' && row.hold_expires_at! <= toStoredInstant(ctx.now)) {
-        row = await store.transaction(async (trx) => {
-          await expireHold(trx, row!, toStoredInstant(ctx.now))
-          return bookings.findById(trx, row!.instance_id, row!.id)
+      const instanceId = ctx.catalog.instance.ref
+      const now = toStoredInstant(ctx.now)
+      let row = await bookings.latestForSession(instanceId, ctx.sessionId, visible)
+      if (row && isLapsed(row, now)) {
+        const lapsed = row
+        row = await store.write(function* () {
+          const [expired] = yield* expireLapsed(instanceId, { id: lapsed.id }, now)
+          return expired ?? (yield* bookings.latestForSessionIn(instanceId, ctx.sessionId, visible))
         })
       }
       if (!row) throw new ApiError('no_booking', 'This session has no booking')
@@ -172,31 +176,34 @@ export function bookingService(store: Store) {
     async releaseOrCancel(ctx: BookingContext): Promise<Booking> {
       const instance = ctx.catalog.instance
       const now = toStoredInstant(ctx.now)
-      // The expiry of a lapsed hold must commit even when the answer is 404, so the
-      // transaction returns null rather than throwing (a throw would roll it back).
-      const answer = await store.transaction(async (trx) => {
-        await expireSessionHold(trx, ctx)
-        const row = await bookings.latestForSession(instance.ref, ctx.sessionId, SEAT_HOLDING, trx)
+      // The expiry of a lapsed hold must commit even when the answer is 404, so the plan
+      // answers null rather than throwing (a throw would roll it back).
+      const changed = await store.write(function* (): Plan<BookingRow | null> {
+        yield* bookings.lockSession(instance.ref, ctx.sessionId)
+        yield* expireLapsed(instance.ref, { session: ctx.sessionId, lapsedBy: now }, now)
+        const row = yield* bookings.latestForSessionIn(instance.ref, ctx.sessionId, SEAT_HOLDING)
         if (!row) return null
         if (row.status === 'held') {
-          await bookings.transition(trx, row, 'held', 'released', now)
-        } else {
-          if (row.cancellable_until <= now) {
-            throw new ApiError('cancellation_not_allowed', 'The cancellation window for this booking has closed; contact the operator')
-          }
-          const feePercent = cancellationFeePercent(instance.cancellation_policy, Temporal.Instant.from(row.start_at), ctx.now)
-          await bookings.transition(trx, row, row.status as 'requested' | 'confirmed', 'cancelled', now, {
-            cancelled_at: now,
-            cancellation_fee_percent: feePercent,
-            cancellation_fee: cancellationFee(row.total, feePercent),
-          })
-          if (row.promo_code && row.quarantined === 0) await promoRedemptions.release(trx, instance.ref, row.promo_code)
+          const [released] = yield* bookings.transition(instance.ref, { id: row.id }, 'held', 'released', now)
+          if (released) yield* freeSeatsOf([released])
+          return released ?? null
         }
-        if (holdsSeats(row)) await bookings.freeSeats(trx, departureOf(row), row.party)
-        return bookingView((await bookings.findById(trx, instance.ref, row.id))!, ctx.catalog)
+        if (row.cancellable_until <= now) {
+          throw new ApiError('cancellation_not_allowed', 'The cancellation window for this booking has closed; contact the operator')
+        }
+        const feePercent = cancellationFeePercent(instance.cancellation_policy, Temporal.Instant.from(row.start_at), ctx.now)
+        const [cancelled] = yield* bookings.transition(instance.ref, { id: row.id }, row.status as BookingStatus, 'cancelled', now, {
+          cancelled_at: now,
+          cancellation_fee_percent: feePercent,
+          cancellation_fee: cancellationFee(row.total, feePercent),
+        })
+        if (!cancelled) return null
+        yield* freeSeatsOf([cancelled])
+        if (cancelled.promo_code && cancelled.quarantined === 0) yield* promoRedemptions.release(instance.ref, cancelled.promo_code)
+        return cancelled
       })
-      if (!answer) throw new ApiError('no_booking', 'This session has no held, requested or confirmed booking')
-      return answer
+      if (!changed) throw new ApiError('no_booking', 'This session has no held, requested or confirmed booking')
+      return bookingView(changed, ctx.catalog)
     },
 
     /**
@@ -204,35 +211,36 @@ export function bookingService(store: Store) {
      * tours). A booking already checked out is answered as it is, changing nothing.
      */
     async checkout(ctx: BookingContext, details: CheckoutDetails, quarantined: boolean, record?: RecordAnswer): Promise<Booking> {
-      const instance = ctx.catalog.instance
+      const { catalog } = ctx
+      const instance = catalog.instance
       const now = toStoredInstant(ctx.now)
-      const outcome = await store.transaction(async (trx) => {
-        const row = await bookings.latestForSession(instance.ref, ctx.sessionId, ['held', 'expired', 'requested', 'confirmed'], trx)
+      const outcome = await store.write(function* (): Plan<{ answer: Booking } | { expired: true }> {
+        yield* bookings.lockSession(instance.ref, ctx.sessionId)
+        const row = yield* bookings.latestForSessionIn(instance.ref, ctx.sessionId, ['held', 'expired', 'requested', 'confirmed'])
         if (!row) throw new ApiError('no_booking', 'This session has no held booking to check out')
         if (row.status === 'requested' || row.status === 'confirmed') {
-          const answer = bookingView(row, ctx.catalog)
-          await record?.(trx, answer)
+          const answer = bookingView(row, catalog)
+          if (record) yield* record(answer)
           return { answer }
         }
-        if (row.status === 'expired' || row.hold_expires_at! <= now) {
-          await expireHold(trx, row, now)
-          return { expired: true as const }
+        if (row.status === 'expired' || isLapsed(row, now)) {
+          yield* expireLapsed(instance.ref, { id: row.id }, now)
+          return { expired: true }
         }
-        const tour = ctx.catalog.tourById.get(row.tour_id)?.catalog
+        const tour = catalog.tourById.get(row.tour_id)?.catalog
         if (!tour) throw new ApiError('slot_not_found', 'This tour is no longer offered')
         const isQuarantined = quarantined || row.quarantined === 1
         if (row.promo_code && !isQuarantined) {
           const promo = instance.promo_codes.find((p) => p.code === row.promo_code)
-          if (!promo || !await promoRedemptions.redeem(trx, instance.ref, row.promo_code, promo.max_uses ?? null)) {
+          if (!promo || !(yield* promoRedemptions.redeem(instance.ref, row.promo_code, promo.max_uses ?? null))) {
             throw new ApiError('invalid_promo_code', 'This promo code has been used up; hold the slot again without it', {
               errors: [{ field: 'promo_code', message: 'has no uses left' }],
             })
           }
         }
         let code = newBookingCode()
-        while (await bookings.codeExists(trx, instance.ref, code)) code = newBookingCode()
-        const to = checkedOutStatus(tour.confirmation)
-        await bookings.transition(trx, row, 'held', to, now, {
+        while (yield* bookings.codeExists(instance.ref, code)) code = newBookingCode()
+        const [checkedOut] = yield* bookings.transition(instance.ref, { id: row.id }, 'held', checkedOutStatus(tour.confirmation), now, {
           code,
           contact_name: details.name.trim(),
           contact_email: details.email.trim(),
@@ -240,9 +248,11 @@ export function bookingService(store: Store) {
           hold_expires_at: null,
           quarantined: isQuarantined ? 1 : 0,
         })
-        if (isQuarantined && row.quarantined === 0) await bookings.freeSeats(trx, departureOf(row), row.party)
-        const answer = bookingView((await bookings.findById(trx, instance.ref, row.id))!, ctx.catalog)
-        await record?.(trx, answer)
+        // Only the sweep changes another session's hold unasked, and it only expires lapsed ones.
+        if (!checkedOut) throw new ApiError('hold_expired', 'The hold ran out before checkout; hold the slot again')
+        if (isQuarantined && row.quarantined === 0) yield* freeSeatsOf([row])
+        const answer = bookingView(checkedOut, catalog)
+        if (record) yield* record(answer)
         return { answer }
       })
       if ('expired' in outcome) throw new ApiError('hold_expired', 'The hold ran out before checkout; hold the slot again')
@@ -252,10 +262,14 @@ export function bookingService(store: Store) {
     /** Writes `expired` for lapsed holds nobody has read; safe to run on several nodes at once. */
     async sweepLapsedHolds(now: Temporal.Instant, batch = 200): Promise<number> {
       const at = toStoredInstant(now)
-      return store.transaction(async (trx) => {
-        const lapsed = await bookings.lapsedHolds(trx, at, batch)
-        for (const row of lapsed) await expireHold(trx, row, at)
-        return lapsed.length
+      return store.write(function* () {
+        const lapsed = yield* bookings.lapsedHolds(at, batch)
+        let expired = 0
+        for (const instanceId of new Set(lapsed.map((row) => row.instance_id))) {
+          const ids = lapsed.filter((row) => row.instance_id === instanceId).map((row) => row.id)
+          expired += (yield* expireLapsed(instanceId, { ids }, at)).length
+        }
+        return expired
       })
     },
   }

@@ -1,8 +1,9 @@
-import { randomUUID } from 'node:crypto'
 import { sql, type Selectable } from 'kysely'
-import type { BookingStatus } from '../domain/booking-status.ts'
-import type { Database, Db } from './database.ts'
+import { canTransition, type BookingStatus } from '../domain/booking-status.ts'
+import type { Database } from './database.ts'
+import { newRowId } from './row-id.ts'
 import type { Tables } from './tables.ts'
+import { statement, type Plan } from './write-plan.ts'
 
 export type BookingRow = Selectable<Tables['bookings']>
 
@@ -25,84 +26,158 @@ export interface WindowSeats {
   nextLapseAt: string | null
 }
 
+/** Which bookings a transition applies to, besides their instance and current status. */
+export type BookingSelector =
+  | { id: string }
+  | { ids: readonly string[] }
+  | { session: string, lapsedBy?: string }
+  | { departure: DepartureKey, lapsedBy: string }
+
+/** A change of seats on one departure: positive takes seats (if they fit), negative gives them back. */
+export interface SeatChange {
+  key: DepartureKey
+  seats: number
+  /** For a departure row that does not exist yet: its capacity. */
+  capacity: number
+}
+
+export type SeatChangeOutcome = { ok: true } | { ok: false, key: DepartureKey, remaining: number, closed: boolean }
+
+const BOOKING_COLUMNS = ['id', 'instance_id', 'session_id', 'tour_id', 'start_at', 'end_at', 'party', 'status', 'quarantined', 'addons',
+  'promo_code', 'referral_code', 'currency', 'subtotal', 'addons_total', 'discount', 'total', 'hold_expires_at', 'code', 'contact_name',
+  'contact_email', 'contact_phone', 'cancellable_until', 'cancellation_fee_percent', 'cancellation_fee', 'cancelled_at', 'created_at',
+  'updated_at'] as const satisfies ReadonlyArray<keyof BookingRow>
+const INSERT_BOOKING = `insert into bookings (${BOOKING_COLUMNS.join(', ')}) values (${BOOKING_COLUMNS.map(() => '?').join(', ')})`
+const byDepartureKey = (a: SeatChange, b: SeatChange) =>
+  a.key.tour_id < b.key.tour_id ? -1 : a.key.tour_id > b.key.tour_id ? 1 : a.key.start_at < b.key.start_at ? -1 : a.key.start_at > b.key.start_at ? 1 : 0
+
+function selectorSql(selector: BookingSelector): { where: string, params: unknown[] } {
+  if ('id' in selector) return { where: 'id = ?', params: [selector.id] }
+  if ('ids' in selector) return { where: `id in (${selector.ids.map(() => '?').join(', ')})`, params: [...selector.ids] }
+  if ('session' in selector) {
+    return selector.lapsedBy === undefined
+      ? { where: 'session_id = ?', params: [selector.session] }
+      : { where: 'session_id = ? and hold_expires_at <= ?', params: [selector.session, selector.lapsedBy] }
+  }
+  const { tour_id, start_at } = selector.departure
+  return { where: 'tour_id = ? and start_at = ? and hold_expires_at <= ?', params: [tour_id, start_at, selector.lapsedBy] }
+}
+
 /**
  * Bookings and the per-departure seat counter. `departures.seats_taken` is the sum of the
  * parties of the departure's bookings in held, requested or confirmed (quarantined ones
  * excluded); it only changes in the same transaction as the booking that moves it.
  */
-export function bookingRepository({ db, supportsSkipLocked }: Database) {
-  async function recordEvent(trx: Db, booking: { id: string, instance_id: string }, from: string | null, to: string, at: string) {
-    await trx.insertInto('booking_events')
-      .values({ id: randomUUID(), instance_id: booking.instance_id, booking_id: booking.id, from_status: from, to_status: to, at })
-      .execute()
-  }
-
+export function bookingRepository({ db, dialect, supportsSkipLocked }: Database) {
   return {
     /**
-     * Takes `party` seats if they fit, in one conditional update, so capacity is enforced by
-     * the database whatever the concurrency. Returns the seats left after the attempt.
+     * Queues the session's writes behind each other (PostgreSQL; SQLite's BEGIN IMMEDIATE
+     * already runs one transaction at a time). Every plan that reads a session's bookings in
+     * order to change them starts here, so what it read stays true until it commits.
      */
-    async takeSeats(trx: Db, key: DepartureKey, capacity: number, party: number): Promise<{ taken: boolean, remaining: number }> {
-      await trx.insertInto('departures')
-        .values({ ...key, capacity, seats_taken: 0 })
-        .onConflict((oc) => oc.columns(['instance_id', 'tour_id', 'start_at']).doUpdateSet({ capacity }).where('departures.seats_taken', '<=', capacity))
-        .execute()
-      const updated = await trx.updateTable('departures')
-        .set({ seats_taken: sql`seats_taken + ${party}` })
-        .where('instance_id', '=', key.instance_id)
-        .where('tour_id', '=', key.tour_id)
-        .where('start_at', '=', key.start_at)
-        .where('closed', '=', 0)
-        .where(sql<boolean>`seats_taken + ${party} <= capacity`)
-        .executeTakeFirst()
-      const row = await trx.selectFrom('departures')
-        .select(['capacity', 'seats_taken'])
-        .where('instance_id', '=', key.instance_id)
-        .where('tour_id', '=', key.tour_id)
-        .where('start_at', '=', key.start_at)
-        .executeTakeFirstOrThrow()
-      return { taken: Number(updated.numUpdatedRows) === 1, remaining: Math.max(0, row.capacity - row.seats_taken) }
-    },
-
-    async freeSeats(trx: Db, key: DepartureKey, party: number): Promise<void> {
-      await trx.updateTable('departures')
-        .set({ seats_taken: sql`seats_taken - ${party}` })
-        .where('instance_id', '=', key.instance_id)
-        .where('tour_id', '=', key.tour_id)
-        .where('start_at', '=', key.start_at)
-        .execute()
-    },
-
-    async insert(trx: Db, row: BookingRow): Promise<void> {
-      await trx.insertInto('bookings').values(row).execute()
-      await recordEvent(trx, row, null, row.status, row.created_at)
+    *lockSession(instanceId: string, sessionId: string): Plan<void> {
+      if (dialect === 'postgres') {
+        yield* statement('select 1 from sessions where instance_id = ? and id = ? for update', [instanceId, sessionId])
+      }
     },
 
     /**
-     * Moves a booking from one status to another and records the transition. Returns false
-     * (and changes nothing) when the booking is no longer in `from`, so a transition raced by
-     * another request or node happens once.
+     * The one way a booking's status changes. Moves the selected bookings that are in `from`
+     * to `to` (a transition the state machine must allow), records each transition, and
+     * answers the rows as they are now. A booking no longer in `from` is left alone, so a
+     * transition raced by another request or node happens once.
      */
-    async transition(trx: Db, booking: BookingRow, from: BookingStatus, to: BookingStatus, at: string,
-      changes: Partial<Omit<BookingRow, 'id' | 'instance_id' | 'status'>> = {}): Promise<boolean> {
-      const result = await trx.updateTable('bookings')
-        .set({ ...changes, status: to, updated_at: at })
-        .where('id', '=', booking.id)
-        .where('instance_id', '=', booking.instance_id)
-        .where('status', '=', from)
-        .executeTakeFirst()
-      if (Number(result.numUpdatedRows) !== 1) return false
-      await recordEvent(trx, booking, from, to, at)
-      return true
+    *transition(instanceId: string, selector: BookingSelector, from: BookingStatus, to: BookingStatus, at: string,
+      changes: Partial<Omit<BookingRow, 'id' | 'instance_id' | 'status' | 'updated_at'>> = {}): Plan<BookingRow[]> {
+      if (!canTransition(from, to)) throw new Error(`the booking state machine has no transition from ${from} to ${to}`)
+      const { where, params } = selectorSql(selector)
+      const columns = Object.keys(changes) as Array<keyof typeof changes>
+      const set = ['status = ?', 'updated_at = ?', ...columns.map((c) => `${c} = ?`)].join(', ')
+      const { rows } = yield* statement<BookingRow>(
+        `update bookings set ${set} where instance_id = ? and ${where} and status = ? returning *`,
+        [to, at, ...columns.map((c) => changes[c]), instanceId, ...params, from],
+      )
+      if (rows.length > 0) {
+        const values = rows.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')
+        yield* statement(`insert into booking_events (id, instance_id, booking_id, from_status, to_status, at) values ${values}`,
+          rows.flatMap((row) => [newRowId(), instanceId, row.id, from, to, at]))
+      }
+      return rows
     },
 
-    async findById(trx: Db, instanceId: string, id: string): Promise<BookingRow | undefined> {
-      return trx.selectFrom('bookings').selectAll().where('instance_id', '=', instanceId).where('id', '=', id).executeTakeFirst()
+    /** A new booking in its first status, with that first transition recorded. */
+    *insert(row: BookingRow): Plan<void> {
+      yield* statement(INSERT_BOOKING, BOOKING_COLUMNS.map((c) => row[c]))
+      yield* statement('insert into booking_events (id, instance_id, booking_id, from_status, to_status, at) values (?, ?, ?, ?, ?, ?)',
+        [newRowId(), row.instance_id, row.id, null, row.status, row.created_at])
     },
 
-    /** The session's most recent booking in one of `statuses`. */
-    async latestForSession(instanceId: string, sessionId: string, statuses: readonly string[], trx: Db = db): Promise<BookingRow | undefined> {
-      return trx.selectFrom('bookings')
+    /**
+     * Applies seat changes in departure-key order, so two transactions that touch the same
+     * departures lock them in the same order and never wait on each other in a cycle.
+     * Taking is one conditional statement: it happens only if the seats fit and the
+     * departure is open, so capacity is enforced by the database whatever the concurrency.
+     * The first take that does not fit stops the plan's seat changes and is answered; the
+     * caller throws, which rolls the whole plan back.
+     */
+    *changeSeats(changes: readonly SeatChange[]): Plan<SeatChangeOutcome> {
+      for (const change of [...changes].sort(byDepartureKey)) {
+        const { instance_id, tour_id, start_at } = change.key
+        if (change.seats === 0) continue
+        if (change.seats < 0) {
+          const { changes: updated } = yield* statement(
+            'update departures set seats_taken = seats_taken - ? where instance_id = ? and tour_id = ? and start_at = ? and seats_taken >= ?',
+            [-change.seats, instance_id, tour_id, start_at, -change.seats],
+          )
+          if (updated !== 1) throw new Error(`seat ledger broken: ${-change.seats} seats to give back on ${tour_id} ${start_at}, which has fewer taken`)
+          continue
+        }
+        const { rows } = yield* statement(
+          `insert into departures (instance_id, tour_id, start_at, capacity, seats_taken) values (?, ?, ?, ?, ?)
+           on conflict (instance_id, tour_id, start_at) do update set seats_taken = departures.seats_taken + excluded.seats_taken
+           where departures.closed = 0 and departures.seats_taken + excluded.seats_taken <= departures.capacity
+           returning seats_taken`,
+          [instance_id, tour_id, start_at, change.capacity, change.seats],
+        )
+        if (rows.length === 0) {
+          const { rows: [departure] } = yield* statement<{ capacity: number, seats_taken: number, closed: number }>(
+            'select capacity, seats_taken, closed from departures where instance_id = ? and tour_id = ? and start_at = ?',
+            [instance_id, tour_id, start_at],
+          )
+          return { ok: false, key: change.key, remaining: Math.max(0, departure.capacity - departure.seats_taken), closed: departure.closed === 1 }
+        }
+      }
+      return { ok: true }
+    },
+
+    /** The session's most recent booking in one of `statuses`, read inside a plan. */
+    *latestForSessionIn(instanceId: string, sessionId: string, statuses: readonly BookingStatus[]): Plan<BookingRow | undefined> {
+      const { rows } = yield* statement<BookingRow>(
+        `select * from bookings where instance_id = ? and session_id = ? and status in (${statuses.map(() => '?').join(', ')})
+         order by created_at desc, id desc limit 1`,
+        [instanceId, sessionId, ...statuses],
+      )
+      return rows[0]
+    },
+
+    *codeExists(instanceId: string, code: string): Plan<boolean> {
+      const { rows } = yield* statement('select 1 from bookings where instance_id = ? and code = ?', [instanceId, code])
+      return rows.length > 0
+    },
+
+    /** Lapsed holds to sweep; on PostgreSQL rows another node is sweeping are skipped, not waited for. */
+    *lapsedHolds(now: string, limit: number): Plan<Array<Pick<BookingRow, 'id' | 'instance_id'>>> {
+      const { rows } = yield* statement<Pick<BookingRow, 'id' | 'instance_id'>>(
+        `select id, instance_id from bookings where status = 'held' and hold_expires_at <= ? order by hold_expires_at limit ${Number(limit)}`
+          + (supportsSkipLocked ? ' for update skip locked' : ''),
+        [now],
+      )
+      return rows
+    },
+
+    /** The session's most recent booking in one of `statuses`, outside any transaction. */
+    async latestForSession(instanceId: string, sessionId: string, statuses: readonly string[]): Promise<BookingRow | undefined> {
+      return db.selectFrom('bookings')
         .selectAll()
         .where('instance_id', '=', instanceId)
         .where('session_id', '=', sessionId)
@@ -113,34 +188,6 @@ export function bookingRepository({ db, supportsSkipLocked }: Database) {
         // before it stops (about 3 to 6 times slower here on a session with a long history).
         .limit(sql.lit(1))
         .executeTakeFirst()
-    },
-
-    async codeExists(trx: Db, instanceId: string, code: string): Promise<boolean> {
-      const row = await trx.selectFrom('bookings').select('id').where('instance_id', '=', instanceId).where('code', '=', code).executeTakeFirst()
-      return row !== undefined
-    },
-
-    /** Holds on one departure whose time ran out but which no one has marked expired yet. */
-    async lapsedHoldsOnDeparture(trx: Db, key: DepartureKey, now: string): Promise<BookingRow[]> {
-      return trx.selectFrom('bookings')
-        .selectAll()
-        .where('instance_id', '=', key.instance_id)
-        .where('tour_id', '=', key.tour_id)
-        .where('start_at', '=', key.start_at)
-        .where('status', '=', 'held')
-        .where('hold_expires_at', '<=', now)
-        .execute()
-    },
-
-    /** Lapsed holds to sweep; on PostgreSQL rows another node is sweeping are skipped, not waited for. */
-    async lapsedHolds(trx: Db, now: string, limit: number): Promise<BookingRow[]> {
-      const query = trx.selectFrom('bookings')
-        .selectAll()
-        .where('status', '=', 'held')
-        .where('hold_expires_at', '<=', now)
-        .orderBy('hold_expires_at')
-        .limit(limit)
-      return (supportsSkipLocked ? query.forUpdate().skipLocked() : query).execute()
     },
 
     /**

@@ -3,6 +3,7 @@ import type { DatabaseTarget } from '../config/env.ts'
 import { openPostgres } from './postgres.ts'
 import { openSqlite } from './sqlite.ts'
 import type { Tables } from './tables.ts'
+import type { Plan } from './write-plan.ts'
 
 export type Db = Kysely<Tables>
 
@@ -11,13 +12,13 @@ export interface Database {
   db: Db
   dialect: DatabaseTarget['dialect']
   /**
-   * Runs `work` in one transaction. SQLite: BEGIN IMMEDIATE, which takes the write lock at
-   * once (waiting on the busy timeout when another process writes), so a read inside is
-   * never stale by the time the write lands. PostgreSQL: READ COMMITTED, with the
-   * correctness carried by conditional updates, and the whole transaction retried when
-   * the server aborts it for a deadlock or a serialization failure.
+   * Runs a write plan (src/store/write-plan.ts) in one transaction and answers its result
+   * once committed; a plan that throws changes nothing. SQLite: synchronously, inside BEGIN
+   * IMMEDIATE, batched with the plans queued in the same tick. PostgreSQL: READ COMMITTED on
+   * one connection, the plan made again and rerun when the server aborts the transaction for
+   * a deadlock or a serialization failure (so `plan` must build a fresh generator each call).
    */
-  transaction<T>(work: (trx: Db) => Promise<T>): Promise<T>
+  write<T>(plan: () => Plan<T>): Promise<T>
   /** Resolves when the database answers a trivial query within its timeouts. */
   ping(): Promise<void>
   /** True for errors that mean "the database cannot be reached or is out of service right now". */

@@ -1,8 +1,9 @@
 import type { Insertable } from 'kysely'
 import type { Database } from './database.ts'
 import type { Tables } from './tables.ts'
+import { compiled } from './write-plan.ts'
 
-export function formRepository({ db, transaction }: Database) {
+export function formRepository({ db, write }: Database) {
   return {
     async insertContactMessage(row: Insertable<Tables['contact_messages']>): Promise<void> {
       await db.insertInto('contact_messages').values(row).execute()
@@ -13,13 +14,12 @@ export function formRepository({ db, transaction }: Database) {
      * an address already subscribed keeps its first consent.
      */
     async recordNewsletterSignup(row: Insertable<Tables['newsletter_signups']>): Promise<void> {
-      await transaction(async (trx) => {
-        await trx.insertInto('newsletter_signups').values(row).execute()
+      await write(function* () {
+        yield* compiled(db.insertInto('newsletter_signups').values(row))
         if (row.spam) return
-        await trx.insertInto('newsletter_subscribers')
+        yield* compiled(db.insertInto('newsletter_subscribers')
           .values({ instance_id: row.instance_id, email: row.email, name: row.name ?? null, consented_at: row.consented_at, source: row.source })
-          .onConflict((oc) => oc.columns(['instance_id', 'email']).doNothing())
-          .execute()
+          .onConflict((oc) => oc.columns(['instance_id', 'email']).doNothing()))
       })
     },
   }

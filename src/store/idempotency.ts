@@ -1,4 +1,5 @@
 import type { Db } from './database.ts'
+import { statement, type Plan } from './write-plan.ts'
 
 export interface StoredResponse {
   fingerprint: string
@@ -17,8 +18,8 @@ export class IdempotencyKeyTaken extends Error {}
 
 export function idempotencyRepository(db: Db) {
   return {
-    async find(scope: IdempotencyScope, now: string, trx: Db = db): Promise<StoredResponse | undefined> {
-      return trx.selectFrom('idempotency_keys')
+    async find(scope: IdempotencyScope, now: string): Promise<StoredResponse | undefined> {
+      return db.selectFrom('idempotency_keys')
         .select(['fingerprint', 'status_code', 'body'])
         .where('instance_id', '=', scope.instance_id)
         .where('session_id', '=', scope.session_id)
@@ -27,19 +28,21 @@ export function idempotencyRepository(db: Db) {
         .executeTakeFirst()
     },
 
-    /** Records the response; throws IdempotencyKeyTaken when a live record already exists. */
-    async record(scope: IdempotencyScope, response: StoredResponse, createdAt: string, expiresAt: string, trx: Db = db): Promise<void> {
-      await trx.deleteFrom('idempotency_keys')
-        .where('instance_id', '=', scope.instance_id)
-        .where('session_id', '=', scope.session_id)
-        .where('key', '=', scope.key)
-        .where('expires_at', '<=', createdAt)
-        .execute()
-      const result = await trx.insertInto('idempotency_keys')
-        .values({ ...scope, ...response, created_at: createdAt, expires_at: expiresAt })
-        .onConflict((oc) => oc.columns(['instance_id', 'session_id', 'key']).doNothing())
-        .executeTakeFirst()
-      if (Number(result.numInsertedOrUpdatedRows ?? 0n) === 0) throw new IdempotencyKeyTaken()
+    /**
+     * Records the response, replacing a record of the same key only once it has expired;
+     * throws IdempotencyKeyTaken when a live record already exists (which rolls back the
+     * plan it is part of: the change and its answer commit together or not at all).
+     */
+    *record(scope: IdempotencyScope, response: StoredResponse, createdAt: string, expiresAt: string): Plan<void> {
+      const { changes } = yield* statement(
+        `insert into idempotency_keys (instance_id, session_id, key, fingerprint, status_code, body, created_at, expires_at)
+         values (?, ?, ?, ?, ?, ?, ?, ?)
+         on conflict (instance_id, session_id, key) do update set fingerprint = excluded.fingerprint, status_code = excluded.status_code,
+           body = excluded.body, created_at = excluded.created_at, expires_at = excluded.expires_at
+         where idempotency_keys.expires_at <= excluded.created_at`,
+        [scope.instance_id, scope.session_id, scope.key, response.fingerprint, response.status_code, response.body, createdAt, expiresAt],
+      )
+      if (changes === 0) throw new IdempotencyKeyTaken()
     },
 
     async deleteExpired(now: string): Promise<number> {

@@ -163,6 +163,23 @@ const migrationsFor = (dialect: 'sqlite' | 'postgres'): Record<string, Migration
       await db.schema.createIndex('bookings_by_session').on('bookings').columns(['instance_id', 'session_id', 'created_at', 'id']).execute()
     },
   },
+  '006_write_path_indexes': {
+    // Every index is written on every insert, and on every update of a column it holds. The
+    // write path (src/store/bookings.ts) finds held bookings by session and by departure,
+    // and the sweep finds lapsed ones; partial indexes over `held` serve all three and hold
+    // only the few live holds, so a booking leaves them when it leaves `held` and later
+    // status changes write no index at all. The full indexes they replace held every
+    // booking ever made and were rewritten on every status change.
+    async up(db: Kysely<any>) {
+      await db.schema.dropIndex('bookings_by_session_status').execute()
+      await db.schema.dropIndex('bookings_by_departure').execute()
+      await db.schema.dropIndex('bookings_held_by_expiry').execute()
+      await db.schema.createIndex('bookings_held_by_session').on('bookings').columns(['instance_id', 'session_id'])
+        .where(sql.ref('status'), '=', 'held').execute()
+      await db.schema.createIndex('bookings_held_by_departure').on('bookings').columns(['instance_id', 'tour_id', 'start_at', 'hold_expires_at'])
+        .where(sql.ref('status'), '=', 'held').execute()
+    },
+  },
 })
 
 /**

@@ -4,6 +4,7 @@ import type { PoolSettings } from '../config/env.ts'
 import { listenForChanges } from './change-token.ts'
 import type { Database } from './database.ts'
 import type { Tables } from './tables.ts'
+import { numberPlaceholders, runPlanAsync, type Outcome, type Plan, type Statement } from './write-plan.ts'
 
 /** SQLSTATEs after which the same transaction, run again, can succeed. */
 const RETRYABLE_STATES = new Set(['40P01', '40001'])
@@ -20,6 +21,46 @@ function isUnavailable(error: unknown): boolean {
   if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith('08'))) return true
   if (error instanceof AggregateError) return error.errors.some(isUnavailable)
   return UNAVAILABLE_MESSAGES.test(error.message)
+}
+
+const statementNames = new Map<string, string>()
+
+/** A name per SQL text, so each connection parses and plans a statement once and then only binds it. */
+function preparedName(text: string): string {
+  let name = statementNames.get(text)
+  if (name === undefined) {
+    name = `td${statementNames.size}`
+    statementNames.set(text, name)
+  }
+  return name
+}
+
+async function runStatement(client: pg.PoolClient, statement: Statement): Promise<Outcome> {
+  const text = statement.portable ? numberPlaceholders(statement.sql) : statement.sql
+  const result = await client.query({ name: preparedName(text), text, values: statement.params as unknown[] })
+  return { rows: result.rows, changes: result.rowCount ?? 0 }
+}
+
+/** One plan in one READ COMMITTED transaction on one pooled connection; a connection that failed is discarded, not reused. */
+async function runInTransaction<T>(pool: pg.Pool, plan: () => Plan<T>): Promise<T> {
+  const client = await pool.connect()
+  let broken: Error | undefined
+  try {
+    await client.query('begin')
+    try {
+      const result = await runPlanAsync(plan(), (statement) => runStatement(client, statement))
+      await client.query('commit')
+      return result
+    } catch (err) {
+      await client.query('rollback').catch((rollbackError: Error) => { broken = rollbackError })
+      throw err
+    }
+  } catch (err) {
+    if (isUnavailable(err)) broken = err as Error
+    throw err
+  } finally {
+    client.release(broken)
+  }
 }
 
 export function openPostgres(url: string, settings: PoolSettings): Database {
@@ -55,10 +96,10 @@ export function openPostgres(url: string, settings: PoolSettings): Database {
   return {
     db,
     dialect: 'postgres',
-    async transaction(work) {
+    async write(plan) {
       for (let attempt = 1; ; attempt++) {
         try {
-          const result = await db.transaction().execute(work)
+          const result = await runInTransaction(pool, plan)
           changes.noteCommit()
           return result
         } catch (err) {

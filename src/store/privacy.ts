@@ -2,6 +2,7 @@ import { sql } from 'kysely'
 import type { Temporal } from 'temporal-polyfill'
 import { toStoredInstant } from '../domain/instant-format.ts'
 import type { Database, Db } from './database.ts'
+import { compiled } from './write-plan.ts'
 
 /** Contact messages are kept this long; quarantined (spam) submissions a shorter time. */
 export const RETENTION = { contactMessageDays: 365, spamDays: 30 }
@@ -36,23 +37,23 @@ function sessionsBookedBy(db: Db, instanceId: string, email: string) {
  * from bookings (the bookings themselves stay: seats and the operator's records depend on them).
  */
 export async function erasePersonalData(database: Database, instanceId: string, email: string, at: Temporal.Instant) {
-  return database.transaction(async (trx) => {
-    const messages = await trx.deleteFrom('contact_messages').where('instance_id', '=', instanceId).where(sameEmail(email)).executeTakeFirst()
-    const signups = await trx.deleteFrom('newsletter_signups').where('instance_id', '=', instanceId).where(sameEmail(email)).executeTakeFirst()
-    const subscriptions = await trx.deleteFrom('newsletter_subscribers').where('instance_id', '=', instanceId).where(sameEmail(email)).executeTakeFirst()
-    const answers = await trx.deleteFrom('idempotency_keys').where('instance_id', '=', instanceId)
-      .where('session_id', 'in', sessionsBookedBy(trx, instanceId, email)).executeTakeFirst()
-    const bookings = await trx.updateTable('bookings')
+  const { db } = database
+  return database.write(function* () {
+    const messages = yield* compiled(db.deleteFrom('contact_messages').where('instance_id', '=', instanceId).where(sameEmail(email)))
+    const signups = yield* compiled(db.deleteFrom('newsletter_signups').where('instance_id', '=', instanceId).where(sameEmail(email)))
+    const subscriptions = yield* compiled(db.deleteFrom('newsletter_subscribers').where('instance_id', '=', instanceId).where(sameEmail(email)))
+    const answers = yield* compiled(db.deleteFrom('idempotency_keys').where('instance_id', '=', instanceId)
+      .where('session_id', 'in', sessionsBookedBy(db, instanceId, email)))
+    const bookings = yield* compiled(db.updateTable('bookings')
       .set({ contact_name: 'erased', contact_email: 'erased', contact_phone: null, updated_at: toStoredInstant(at) })
       .where('instance_id', '=', instanceId)
-      .where(sql<boolean>`lower(contact_email) = ${email.trim().toLowerCase()}`)
-      .executeTakeFirst()
+      .where(sql<boolean>`lower(contact_email) = ${email.trim().toLowerCase()}`))
     return {
-      contactMessages: Number(messages.numDeletedRows),
-      newsletterSignups: Number(signups.numDeletedRows),
-      newsletterSubscriptions: Number(subscriptions.numDeletedRows),
-      bookingsAnonymised: Number(bookings.numUpdatedRows),
-      storedAnswers: Number(answers.numDeletedRows),
+      contactMessages: messages.changes,
+      newsletterSignups: signups.changes,
+      newsletterSubscriptions: subscriptions.changes,
+      bookingsAnonymised: bookings.changes,
+      storedAnswers: answers.changes,
     }
   })
 }

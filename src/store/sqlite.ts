@@ -2,10 +2,11 @@ import { mkdirSync } from 'node:fs'
 import { open, type FileHandle } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import SQLite from 'better-sqlite3'
-import { Kysely, SqliteDialect, sql } from 'kysely'
+import { Kysely, SqliteDialect } from 'kysely'
 import { LruMap } from '../domain/lru-map.ts'
 import type { Database } from './database.ts'
 import type { Tables } from './tables.ts'
+import { runPlanSync, type Outcome, type Plan, type Statement } from './write-plan.ts'
 
 const BUSY_TIMEOUT_MS = 5000
 const STATEMENT_CACHE_LIMIT = 500
@@ -13,24 +14,82 @@ const STATEMENT_CACHE_LIMIT = 500
 const UNAVAILABLE_CODES = new Set(['SQLITE_BUSY', 'SQLITE_FULL', 'SQLITE_IOERR', 'SQLITE_CANTOPEN', 'SQLITE_READONLY'])
 
 /**
- * Kysely prepares every query afresh; preparing costs more than running most of ours, so
- * prepared statements are kept by their SQL text (bounded: `in (…)` lists vary in length).
+ * Prepared statements kept by their SQL text, for Kysely's reads and the write plans alike
+ * (bounded: `in (…)` lists vary in length). Kysely prepares every query afresh, and
+ * preparing costs more than running most of ours.
  */
-function withStatementCache(connection: SQLite.Database, onWrite: () => void) {
+function statementCache(connection: SQLite.Database, onWrite: () => void) {
   const statements = new LruMap<string, SQLite.Statement>(STATEMENT_CACHE_LIMIT)
-  return {
-    close: () => connection.close(),
-    prepare(text: string) {
-      let statement = statements.get(text)
-      if (!statement) {
-        statement = connection.prepare(text)
-        statements.set(text, statement)
-      }
-      // Kysely prepares each statement right before it runs it.
-      if (!statement.reader) onWrite()
-      return statement
-    },
+  return (text: string) => {
+    let statement = statements.get(text)
+    if (!statement) {
+      statement = connection.prepare(text)
+      statements.set(text, statement)
+    }
+    if (!statement.reader) onWrite()
+    return statement
   }
+}
+
+/**
+ * Write plans queued in one tick of the event loop run in one transaction (BEGIN IMMEDIATE,
+ * so another process's writer waits on the busy timeout), each inside its own savepoint: a
+ * plan that throws rolls back its own statements and no one else's. One commit then covers
+ * the whole batch, so a burst of holds writes each shared page (the departure row, the
+ * index leaves) to the WAL once instead of once per hold. Everything runs synchronously:
+ * no other request can see, or interleave with, a transaction in progress.
+ */
+function batchedWriter(connection: SQLite.Database, prepare: (text: string) => SQLite.Statement) {
+  const control = (text: string) => connection.prepare(text)
+  const begin = control('begin immediate')
+  const commit = control('commit')
+  const rollback = control('rollback')
+  const savepoint = control('savepoint plan')
+  const release = control('release plan')
+  const rollbackTo = control('rollback to plan')
+  interface Queued { plan: () => Plan<unknown>, resolve(value: unknown): void, reject(err: unknown): void }
+  let queue: Queued[] = []
+
+  const run = (statement: Statement): Outcome => {
+    const prepared = prepare(statement.sql)
+    if (prepared.reader) {
+      const rows = prepared.all(...statement.params as unknown[]) as Record<string, unknown>[]
+      return { rows, changes: rows.length }
+    }
+    return { rows: [], changes: prepared.run(...statement.params as unknown[]).changes }
+  }
+
+  function runBatch(): void {
+    const batch = queue
+    queue = []
+    const settled: Array<() => void> = []
+    try {
+      begin.run()
+      for (const item of batch) {
+        savepoint.run()
+        try {
+          const value = runPlanSync(item.plan(), run)
+          release.run()
+          settled.push(() => item.resolve(value))
+        } catch (err) {
+          rollbackTo.run()
+          release.run()
+          settled.push(() => item.reject(err))
+        }
+      }
+      commit.run()
+    } catch (err) {
+      if (connection.inTransaction) rollback.run()
+      for (const item of batch) item.reject(err)
+      return
+    }
+    for (const settle of settled) settle()
+  }
+
+  return <T>(plan: () => Plan<T>): Promise<T> => new Promise<T>((resolve, reject) => {
+    if (queue.length === 0) setImmediate(runBatch)
+    queue.push({ plan, resolve: resolve as (value: unknown) => void, reject })
+  })
 }
 
 /**
@@ -101,24 +160,16 @@ export function openSqlite(path: string): Database {
   connection.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`)
   connection.pragma('foreign_keys = ON')
   const flusher = walFlusher(connection, `${path}-wal`)
-  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(connection, flusher.noteWrite) }) })
+  const prepare = statementCache(connection, flusher.noteWrite)
+  // Kysely prepares each statement right before it runs it.
+  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: { prepare, close: () => connection.close() } }) })
   // data_version moves when another process commits, total_changes when this one writes.
   const dataVersion = connection.prepare('pragma data_version').pluck()
   const totalChanges = connection.prepare('select total_changes()').pluck()
   return {
     db,
     dialect: 'sqlite',
-    transaction: (work) => db.connection().execute(async (conn) => {
-      await sql`begin immediate`.execute(conn)
-      try {
-        const result = await work(conn)
-        await sql`commit`.execute(conn)
-        return result
-      } catch (err) {
-        if (connection.inTransaction) await sql`rollback`.execute(conn)
-        throw err
-      }
-    }),
+    write: batchedWriter(connection, prepare),
     ping: async () => {
       connection.prepare('select 1').get()
     },
