@@ -137,14 +137,17 @@ export function bookingService(store: Store) {
       const answer = bookingView(row, catalog)
       return store.write(function* () {
         yield* bookings.lockSession(instance.ref, ctx.sessionId)
-        // Lapsed holds on this departure give their seats back before they are counted.
-        const lapsedHere = yield* bookings.transition(instance.ref, { departure: departureOf(row), lapsedBy: now }, 'held', 'expired', now)
         // The session's current hold is replaced: expired if its time had run out, else released.
-        const lapsedOwn = yield* bookings.transition(instance.ref, { session: ctx.sessionId, lapsedBy: now }, 'held', 'expired', now)
-        const released = yield* bookings.transition(instance.ref, { session: ctx.sessionId }, 'held', 'released', now)
-        const seats = [...seatsFreedBy([...lapsedHere, ...lapsedOwn, ...released])]
+        const replaced = yield* bookings.transition(instance.ref, { session: ctx.sessionId }, 'held', { lapsedBy: now, lapsed: 'expired', live: 'released' }, now)
+        const seats = seatsFreedBy(replaced)
         if (!quarantined) seats.push({ key: departureOf(row), seats: request.party, capacity: tour.capacity })
-        const outcome = yield* bookings.changeSeats(seats)
+        let outcome = yield* bookings.changeSeats(seats)
+        if (!outcome.ok) {
+          // Lapsed holds nobody has swept yet still count; when they are what stands in the
+          // way, they give their seats back and the seats are tried again.
+          const lapsed = yield* expireLapsed(instance.ref, { departure: departureOf(row), lapsedBy: now }, now)
+          if (lapsed.length > 0) outcome = yield* bookings.changeSeats(outcome.pending)
+        }
         if (!outcome.ok) {
           throw new ApiError('insufficient_capacity', outcome.closed ? 'This departure is closed to new bookings' : `Only ${outcome.remaining} seats are left on this departure`,
             { remaining: outcome.closed ? 0 : outcome.remaining })

@@ -33,6 +33,13 @@ export type BookingSelector =
   | { session: string, lapsedBy?: string }
   | { departure: DepartureKey, lapsedBy: string }
 
+/** A transition whose target depends on whether the hold has lapsed by `lapsedBy`. */
+export interface LapseSplit {
+  lapsedBy: string
+  lapsed: BookingStatus
+  live: BookingStatus
+}
+
 /** A change of seats on one departure: positive takes seats (if they fit), negative gives them back. */
 export interface SeatChange {
   key: DepartureKey
@@ -41,7 +48,8 @@ export interface SeatChange {
   capacity: number
 }
 
-export type SeatChangeOutcome = { ok: true } | { ok: false, key: DepartureKey, remaining: number, closed: boolean }
+/** When a take does not fit: why, and the changes not applied (that take and the ones after it). */
+export type SeatChangeOutcome = { ok: true } | { ok: false, key: DepartureKey, remaining: number, closed: boolean, pending: SeatChange[] }
 
 const BOOKING_COLUMNS = ['id', 'instance_id', 'session_id', 'tour_id', 'start_at', 'end_at', 'party', 'status', 'quarantined', 'addons',
   'promo_code', 'referral_code', 'currency', 'subtotal', 'addons_total', 'discount', 'total', 'hold_expires_at', 'code', 'contact_name',
@@ -85,22 +93,30 @@ export function bookingRepository({ db, dialect, supportsSkipLocked }: Database)
      * The one way a booking's status changes. Moves the selected bookings that are in `from`
      * to `to` (a transition the state machine must allow), records each transition, and
      * answers the rows as they are now. A booking no longer in `from` is left alone, so a
-     * transition raced by another request or node happens once.
+     * transition raced by another request or node happens once. `to` may split on the hold's
+     * time: lapsed holds go one way (expired), live ones another (released), in one statement.
      */
-    *transition(instanceId: string, selector: BookingSelector, from: BookingStatus, to: BookingStatus, at: string,
+    *transition(instanceId: string, selector: BookingSelector, from: BookingStatus, to: BookingStatus | LapseSplit, at: string,
       changes: Partial<Omit<BookingRow, 'id' | 'instance_id' | 'status' | 'updated_at'>> = {}): Plan<BookingRow[]> {
-      if (!canTransition(from, to)) throw new Error(`the booking state machine has no transition from ${from} to ${to}`)
+      const targets = typeof to === 'string' ? [to] : [to.lapsed, to.live]
+      for (const target of targets) {
+        if (!canTransition(from, target)) throw new Error(`the booking state machine has no transition from ${from} to ${target}`)
+      }
       const { where, params } = selectorSql(selector)
       const columns = Object.keys(changes) as Array<keyof typeof changes>
-      const set = ['status = ?', 'updated_at = ?', ...columns.map((c) => `${c} = ?`)].join(', ')
+      // The statuses are written into the SQL, not bound: they come from the state machine,
+      // and only a literal `status = 'held'` lets either database use the partial indexes
+      // over held bookings.
+      const status = typeof to === 'string' ? `'${to}'` : `case when hold_expires_at <= ? then '${to.lapsed}' else '${to.live}' end`
+      const set = [`status = ${status}`, 'updated_at = ?', ...columns.map((c) => `${c} = ?`)].join(', ')
       const { rows } = yield* statement<BookingRow>(
-        `update bookings set ${set} where instance_id = ? and ${where} and status = ? returning *`,
-        [to, at, ...columns.map((c) => changes[c]), instanceId, ...params, from],
+        `update bookings set ${set} where instance_id = ? and ${where} and status = '${from}' returning *`,
+        [...typeof to === 'string' ? [] : [to.lapsedBy], at, ...columns.map((c) => changes[c]), instanceId, ...params],
       )
       if (rows.length > 0) {
         const values = rows.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')
         yield* statement(`insert into booking_events (id, instance_id, booking_id, from_status, to_status, at) values ${values}`,
-          rows.flatMap((row) => [newRowId(), instanceId, row.id, from, to, at]))
+          rows.flatMap((row) => [newRowId(), instanceId, row.id, from, row.status, at]))
       }
       return rows
     },
@@ -117,11 +133,13 @@ export function bookingRepository({ db, dialect, supportsSkipLocked }: Database)
      * departures lock them in the same order and never wait on each other in a cycle.
      * Taking is one conditional statement: it happens only if the seats fit and the
      * departure is open, so capacity is enforced by the database whatever the concurrency.
-     * The first take that does not fit stops the plan's seat changes and is answered; the
-     * caller throws, which rolls the whole plan back.
+     * The first take that does not fit stops the seat changes and is answered with the
+     * changes not yet applied; the caller may free seats and try those again, or throw,
+     * which rolls the whole plan back.
      */
     *changeSeats(changes: readonly SeatChange[]): Plan<SeatChangeOutcome> {
-      for (const change of [...changes].sort(byDepartureKey)) {
+      const ordered = [...changes].sort(byDepartureKey)
+      for (const [index, change] of ordered.entries()) {
         const { instance_id, tour_id, start_at } = change.key
         if (change.seats === 0) continue
         if (change.seats < 0) {
@@ -144,7 +162,7 @@ export function bookingRepository({ db, dialect, supportsSkipLocked }: Database)
             'select capacity, seats_taken, closed from departures where instance_id = ? and tour_id = ? and start_at = ?',
             [instance_id, tour_id, start_at],
           )
-          return { ok: false, key: change.key, remaining: Math.max(0, departure.capacity - departure.seats_taken), closed: departure.closed === 1 }
+          return { ok: false, key: change.key, remaining: Math.max(0, departure.capacity - departure.seats_taken), closed: departure.closed === 1, pending: ordered.slice(index) }
         }
       }
       return { ok: true }

@@ -19,6 +19,8 @@ export interface Database {
    * a deadlock or a serialization failure (so `plan` must build a fresh generator each call).
    */
   write<T>(plan: () => Plan<T>): Promise<T>
+  /** Runs a plan of reads outside any transaction, each statement on its own (the hot reads, whose Kysely building cost shows). */
+  read<T>(plan: () => Plan<T>): Promise<T>
   /** Resolves when the database answers a trivial query within its timeouts. */
   ping(): Promise<void>
   /** True for errors that mean "the database cannot be reached or is out of service right now". */

@@ -109,6 +109,11 @@ export function openPostgres(url: string, settings: PoolSettings): Database {
         }
       }
     },
+    read: (plan) => runPlanAsync(plan(), async (statement) => {
+      const text = statement.portable ? numberPlaceholders(statement.sql) : statement.sql
+      const result = await pool.query({ name: preparedName(text), text, values: statement.params as unknown[] })
+      return { rows: result.rows, changes: result.rowCount ?? 0 }
+    }),
     ping: async () => {
       await sql`select 1`.execute(db)
     },

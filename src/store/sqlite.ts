@@ -86,10 +86,13 @@ function batchedWriter(connection: SQLite.Database, prepare: (text: string) => S
     for (const settle of settled) settle()
   }
 
-  return <T>(plan: () => Plan<T>): Promise<T> => new Promise<T>((resolve, reject) => {
-    if (queue.length === 0) setImmediate(runBatch)
-    queue.push({ plan, resolve: resolve as (value: unknown) => void, reject })
-  })
+  return {
+    write: <T>(plan: () => Plan<T>): Promise<T> => new Promise<T>((resolve, reject) => {
+      if (queue.length === 0) setImmediate(runBatch)
+      queue.push({ plan, resolve: resolve as (value: unknown) => void, reject })
+    }),
+    read: async <T>(plan: () => Plan<T>): Promise<T> => runPlanSync(plan(), run),
+  }
 }
 
 /**
@@ -169,7 +172,7 @@ export function openSqlite(path: string): Database {
   return {
     db,
     dialect: 'sqlite',
-    write: batchedWriter(connection, prepare),
+    ...batchedWriter(connection, prepare),
     ping: async () => {
       connection.prepare('select 1').get()
     },

@@ -31,7 +31,7 @@ export async function openStore(target: DatabaseTarget, options: StoreOptions = 
   }
   return {
     ...database,
-    sessions: sessionRepository(database.db),
+    sessions: sessionRepository(database),
     bookings: bookingRepository(database),
     idempotency: idempotencyRepository(database.db),
     promoRedemptions: promoRedemptionRepository(database.db),

@@ -106,6 +106,7 @@ test('a decoy hold that lapses frees no seats it never took', async (t) => {
   const decoy = await hold(client, s, { ...ALFAMA, nickname: 'bot' })
   // The other visitor's 15-minute hold lapses at 08:15; the decoy's at 08:25.
   service.clock.advance({ minutes: 14 })
+  await service.context.bookings.sweepLapsedHolds(service.clock.now())
   await hold(client, await client.session(), { ...ALFAMA, party: 1 })
   assert.equal(await seatsTaken(service), 1, 'the lapsed real hold gave its 2 seats back; the decoy gave none')
   service.clock.advance({ minutes: 2 })
