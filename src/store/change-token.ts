@@ -2,6 +2,8 @@ import pg from 'pg'
 
 /** The PostgreSQL notification channel migration 004's triggers send on. */
 export const CHANGE_CHANNEL = 'tourdesk_changes'
+/** Set (transaction-local) by write plans, whose changes are announced after commit instead of by the triggers (migration 007). */
+export const PLAN_TRANSACTION_SETTING = 'tourdesk.plan_transaction'
 const RECONNECT_DELAY_MS = 1_000
 
 export interface PostgresChangeListener {
@@ -11,8 +13,12 @@ export interface PostgresChangeListener {
    * read earlier may be reused.
    */
   token(): string | null
-  /** This node's own commits count at once, before their notification comes back. */
-  noteCommit(): void
+  /**
+   * This node's own commits count at once, before their notification comes back. A commit
+   * of a write plan is also announced to the other nodes: one notification for all the
+   * commits of a moment, sent once the one before it is done.
+   */
+  noteCommit(announce: boolean): void
   close(): Promise<void>
 }
 
@@ -22,7 +28,26 @@ export interface PostgresChangeListener {
  * connection is opened again every second; missed notifications cannot be replayed, so the
  * token changes on every reconnection.
  */
-export function listenForChanges(url: string, connectTimeoutMs: number): PostgresChangeListener {
+export function listenForChanges(url: string, connectTimeoutMs: number, notify: () => Promise<unknown>): PostgresChangeListener {
+  let announcing: Promise<void> | null = null
+  let announceAgain = false
+
+  function announce(): void {
+    if (announcing) {
+      announceAgain = true
+      return
+    }
+    // A failed notification is not retried: the other nodes then reuse answers no longer
+    // than their 30-second limit, and seats are never decided from a reused answer.
+    announcing = notify().then(() => {}, () => {}).finally(() => {
+      announcing = null
+      if (announceAgain) {
+        announceAgain = false
+        announce()
+      }
+    })
+  }
+
   let version = 0
   let listening = false
   let closed = false
@@ -62,8 +87,9 @@ export function listenForChanges(url: string, connectTimeoutMs: number): Postgre
       if (!listening && client === null && retry === null && !closed) void listen()
       return listening ? String(version) : null
     },
-    noteCommit() {
+    noteCommit(announceToOthers) {
       version++
+      if (announceToOthers) announce()
     },
     async close() {
       closed = true

@@ -1,5 +1,5 @@
 import { type Kysely, type Migration, Migrator, sql } from 'kysely'
-import { CHANGE_CHANNEL } from './change-token.ts'
+import { CHANGE_CHANNEL, PLAN_TRANSACTION_SETTING } from './change-token.ts'
 
 /**
  * Written with Kysely's schema builder, so the same steps run on SQLite and PostgreSQL; the
@@ -178,6 +178,24 @@ const migrationsFor = (dialect: 'sqlite' | 'postgres'): Record<string, Migration
         .where(sql.ref('status'), '=', 'held').execute()
       await db.schema.createIndex('bookings_held_by_departure').on('bookings').columns(['instance_id', 'tour_id', 'start_at', 'hold_expires_at'])
         .where(sql.ref('status'), '=', 'held').execute()
+    },
+  },
+  '007_notify_after_commit': {
+    // A NOTIFY inside a transaction takes a database-wide lock at commit and holds it through
+    // the commit's WAL flush, so every notifying transaction commits alone: no group commit,
+    // about a thousand writes a second at most. tourdesk's write plans mark their
+    // transaction and announce their changes once committed, batched, outside it (see
+    // src/store/change-token.ts); the trigger still speaks for every other writer, such as
+    // an operator's psql session.
+    async up(db: Kysely<any>) {
+      if (dialect !== 'postgres') return
+      await sql`create or replace function tourdesk_notify_change() returns trigger language plpgsql as $$
+        begin
+          if coalesce(current_setting(${sql.lit(PLAN_TRANSACTION_SETTING)}, true), '') <> 'on' then
+            perform pg_notify(${sql.lit(CHANGE_CHANNEL)}, '');
+          end if;
+          return null;
+        end $$`.execute(db)
     },
   },
 })

@@ -1,7 +1,7 @@
 import { Kysely, PostgresDialect, sql } from 'kysely'
 import pg from 'pg'
 import type { PoolSettings } from '../config/env.ts'
-import { listenForChanges } from './change-token.ts'
+import { CHANGE_CHANNEL, listenForChanges, PLAN_TRANSACTION_SETTING } from './change-token.ts'
 import type { Database } from './database.ts'
 import type { Tables } from './tables.ts'
 import { numberPlaceholders, runPlanAsync, type Outcome, type Plan, type Statement } from './write-plan.ts'
@@ -46,7 +46,8 @@ async function runInTransaction<T>(pool: pg.Pool, plan: () => Plan<T>): Promise<
   const client = await pool.connect()
   let broken: Error | undefined
   try {
-    await client.query('begin')
+    // One round trip: the simple protocol takes both statements at once.
+    await client.query(`begin; select set_config('${PLAN_TRANSACTION_SETTING}', 'on', true)`)
     try {
       const result = await runPlanAsync(plan(), (statement) => runStatement(client, statement))
       await client.query('commit')
@@ -91,7 +92,7 @@ export function openPostgres(url: string, settings: PoolSettings): Database {
   pool.on('error', () => {})
   pool.on('connect', (client) => client.on('error', () => {}))
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) })
-  const changes = listenForChanges(url, settings.connectTimeoutMs)
+  const changes = listenForChanges(url, settings.connectTimeoutMs, () => pool.query(`select pg_notify('${CHANGE_CHANNEL}', '')`))
 
   return {
     db,
@@ -100,7 +101,7 @@ export function openPostgres(url: string, settings: PoolSettings): Database {
       for (let attempt = 1; ; attempt++) {
         try {
           const result = await runInTransaction(pool, plan)
-          changes.noteCommit()
+          changes.noteCommit(true)
           return result
         } catch (err) {
           const state = (err as { code?: unknown }).code
