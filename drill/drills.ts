@@ -3,6 +3,7 @@ import { diskFullDrill } from './disk-full.ts'
 import { killNodeDrill } from './kill-node.ts'
 import { skippedOutcome, type DrillOutcome } from './outcome.ts'
 import { postgresCutDrill } from './postgres-cut.ts'
+import { racesDrill } from './races.ts'
 import { slowClientsDrill } from './slow-clients.ts'
 
 export interface DrillSettings {
@@ -42,6 +43,9 @@ function onPostgres(settings: DrillSettings, title: string, run: (postgresUrl: s
 const killRounds = (s: DrillSettings) => s.quick ? 1 : 20
 const slowPerKind = (s: DrillSettings) => s.quick ? 50 : 500
 const killOptions = (s: DrillSettings, title: string) => ({ title, rounds: killRounds(s), holdsPerRound: 32 })
+const raceRounds = (s: DrillSettings) => s.quick ? 1 : 10
+const raceNodes = 3
+const raceOptions = (s: DrillSettings, title: string) => ({ title, nodes: raceNodes, rounds: raceRounds(s), mixedRuns: s.quick ? 5 : 150 })
 
 export const DRILLS: Drill[] = [
   {
@@ -70,6 +74,14 @@ export const DRILLS: Drill[] = [
     name: 'slow-clients',
     title: (s) => `${slowPerKind(s) * 2} slow clients (slowloris) beside bookings`,
     runs: (s, title) => [onSqlite(() => slowClientsDrill({ title, perKind: slowPerKind(s), holds: s.quick ? 30 : 200, observeMs: s.quick ? 1000 : 60_000, cutExpected: !s.quick }))],
+  },
+  {
+    name: 'races',
+    title: (s) => `Races over ${raceNodes} nodes on one database (${raceRounds(s)} round${raceRounds(s) === 1 ? '' : 's'})`,
+    runs: (s, title) => [
+      onSqlite(() => racesDrill({ ...raceOptions(s, title), postgresUrl: null })),
+      onPostgres(s, title, (postgresUrl) => racesDrill({ ...raceOptions(s, title), postgresUrl })),
+    ],
   },
   {
     name: 'clock',

@@ -15,6 +15,8 @@ const ROWS = [
   ['PostgreSQL cut by a TCP proxy', 'PostgreSQL'],
   ['SQLite disk full', 'SQLite'],
   ['100 slow clients (slowloris) beside bookings', 'SQLite'],
+  ['Races over 3 nodes on one database (1 round)', 'SQLite'],
+  ['Races over 3 nodes on one database (1 round)', 'PostgreSQL'],
   ['Clock jumps between hold and checkout', 'SQLite'],
   ['Clock jumps between hold and checkout', 'PostgreSQL'],
 ]
