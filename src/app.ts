@@ -12,12 +12,14 @@ import { openApiRoutes } from './api/openapi-document.ts'
 import { policyRoutes } from './api/policies.ts'
 import { sessionRoutes } from './api/session.ts'
 import { tourRoutes } from './api/tours.ts'
+import type { DatabaseTarget } from './config/env.ts'
 import { ApiError } from './http/api-error.ts'
-import { answerClientError } from './http/client-errors.ts'
+import { answerClientError, answerOutsideRoutes, rejectMissingHost } from './http/client-errors.ts'
 import { registerJsonBodyParser } from './http/json-body.ts'
 import { answerRouterError, registerRoutingErrors } from './http/method-not-allowed.ts'
 import { collectInstanceRoutes, INSTANCE_ROUTE_PREFIX } from './http/openapi.ts'
 import { handleError } from './http/problem.ts'
+import { databaseReadiness } from './http/readiness.ts'
 import { addSecurityHeaders } from './http/security-headers.ts'
 import { enforceRateLimit } from './http/rate-limit.ts'
 import { attachRouteChecks } from './http/route-checks.ts'
@@ -47,6 +49,8 @@ export interface AppOptions {
   reuseAnswers?: boolean
   /** Fastify's trustProxy: whose X-Forwarded-For names the client address. */
   trustProxy?: FastifyServerOptions['trustProxy']
+  /** Where the database is; on SQLite, /readyz also checks that its disk has room (readiness.ts). */
+  database?: DatabaseTarget
 }
 
 export async function buildApp(context: AppContext, options: AppOptions = {}) {
@@ -56,7 +60,8 @@ export async function buildApp(context: AppContext, options: AppOptions = {}) {
     trustProxy: options.trustProxy ?? false,
     bodyLimit: BODY_LIMIT_BYTES,
     requestTimeout: REQUEST_TIMEOUT_MS,
-    http: { headersTimeout: HEADERS_TIMEOUT_MS, connectionsCheckingInterval: CONNECTION_CHECK_INTERVAL_MS },
+    // requireHostHeader: a request without Host is refused by rejectMissingHost, as a problem.
+    http: { headersTimeout: HEADERS_TIMEOUT_MS, connectionsCheckingInterval: CONNECTION_CHECK_INTERVAL_MS, requireHostHeader: false },
     genReqId: () => randomUUID(),
     clientErrorHandler: answerClientError,
     return503OnClosing: true,
@@ -65,11 +70,18 @@ export async function buildApp(context: AppContext, options: AppOptions = {}) {
     ajv: { customOptions: { coerceTypes: false, useDefaults: true, removeAdditional: false, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>()
 
+  answerOutsideRoutes(app.server)
   app.decorate('tourdesk', context)
   app.decorateRequest('catalog', null as never)
   app.decorateRequest('session', null)
   registerJsonBodyParser(app)
   app.setErrorHandler(handleError)
+  const readiness = databaseReadiness(context, options.database)
+  app.addHook('onError', (_request, _reply, error, done) => {
+    readiness.noteFailure(error)
+    done()
+  })
+  app.addHook('onRequest', rejectMissingHost)
   app.addHook('onSend', (request, reply, _payload, done) => {
     addSecurityHeaders(request, reply)
     // No answer leaves before the writes it reports are on disk (see Database.durable).
@@ -106,10 +118,8 @@ export async function buildApp(context: AppContext, options: AppOptions = {}) {
 
   app.get('/healthz', async () => ({ status: 'ok' }))
   app.get('/readyz', async () => {
-    try {
-      await context.store.ping()
-    } catch {
-      throw new ApiError('unavailable', 'The database is not reachable', { headers: { 'Retry-After': '1' } })
+    if (!await readiness.ready()) {
+      throw new ApiError('unavailable', 'The database is not reachable or does not take writes', { headers: { 'Retry-After': '1' } })
     }
     return { status: 'ready' }
   })

@@ -11,7 +11,9 @@ async function main(): Promise<void> {
   const settings = readSettings()
   const log = pino({ level: settings.logLevel })
   const context = await createContext(settings, systemClock, log)
-  const app = await buildApp(context, { loggerInstance: log, requestLog: settings.requestLog, reuseAnswers: settings.reuseAnswers, trustProxy: settings.trustProxy })
+  const app = await buildApp(context, {
+    loggerInstance: log, requestLog: settings.requestLog, reuseAnswers: settings.reuseAnswers, trustProxy: settings.trustProxy, database: settings.database,
+  })
 
   const sweep = setInterval(() => {
     runHousekeeping(context.store, context.bookings, systemClock.now())

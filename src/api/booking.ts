@@ -4,6 +4,7 @@ import { ApiError } from '../http/api-error.ts'
 import { fillsDecoy } from '../http/decoys.ts'
 import { runIdempotent } from '../http/idempotency.ts'
 import { Booking, BookingRequest } from '../schemas/booking.ts'
+import { NoBody } from '../schemas/common.ts'
 import type { BookingContext } from '../services/bookings.ts'
 
 export function bookingContext(request: FastifyRequest): BookingContext {
@@ -37,7 +38,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.delete('/booking', {
-    schema: { response: { 200: Booking } },
+    schema: { body: NoBody, response: { 200: Booking } },
     config: {
       session: 'read',
       csrf: true,

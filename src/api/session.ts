@@ -2,12 +2,17 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { formatInZone } from '../domain/instant-format.ts'
 import { csrfToken } from '../http/csrf.ts'
 import { ensureSession } from '../http/session.ts'
+import { NoBody } from '../schemas/common.ts'
 import { SessionGrant } from '../schemas/session.ts'
 
 export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/session', {
-    schema: { response: { 200: SessionGrant } },
-    config: { session: 'ensure', summary: 'Get (or keep) a session and its CSRF token, for clients that are not browsers' },
+    schema: { body: NoBody, response: { 200: SessionGrant } },
+    config: {
+      session: 'ensure',
+      summary: 'Get (or keep) a session and its CSRF token, for clients that are not browsers',
+      responseHeaders: { 'X-CSRF-Token': 'The CSRF token, the same as csrf_token in the body' },
+    },
   }, async (request, reply) => {
     const session = await ensureSession(request, reply)
     const token = csrfToken(app.tourdesk.secret, request.catalog.instance.ref, session.id)

@@ -16,8 +16,8 @@ export const ERROR_CODES = {
   idempotency_in_flight: { status: 409, title: 'A request with this Idempotency-Key is still being processed' },
   hold_expired: { status: 410, title: 'The hold has expired' },
   payload_too_large: { status: 413, title: 'Body is too large' },
-  headers_too_large: { status: 431, title: 'Request headers are too large' },
   unsupported_media_type: { status: 415, title: 'Content-Type must be application/json' },
+  expectation_failed: { status: 417, title: 'The Expect header names an expectation this server cannot meet' },
   slot_not_found: { status: 422, title: 'No departure starts at that time' },
   cutoff_passed: { status: 422, title: 'Booking for this departure has closed' },
   party_out_of_range: { status: 422, title: 'Party size is outside what the tour allows' },
@@ -26,6 +26,7 @@ export const ERROR_CODES = {
   date_out_of_range: { status: 422, title: 'Date is outside the bookable horizon' },
   idempotency_key_reused: { status: 422, title: 'Idempotency-Key was used with a different request' },
   rate_limited: { status: 429, title: 'Too many requests' },
+  headers_too_large: { status: 431, title: 'Request headers are too large' },
   internal: { status: 500, title: 'Internal error' },
   unavailable: { status: 503, title: 'Service temporarily unavailable' },
 } as const satisfies Record<string, { status: number, title: string }>

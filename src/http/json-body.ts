@@ -72,7 +72,7 @@ export function parseJsonBody(request: FastifyRequest, body: Buffer): unknown {
   }
   if (text.charCodeAt(0) === 0xfeff) throw invalid('The body starts with a byte-order mark; send plain UTF-8 JSON')
   if (text.trim() === '') {
-    if (!request.routeOptions.schema?.body) return undefined
+    if (!requiresBody(request.routeOptions.schema?.body)) return undefined
     throw invalid('The body is empty; send a JSON object')
   }
   const forbiddenKey = scanJson(text)
@@ -85,6 +85,19 @@ export function parseJsonBody(request: FastifyRequest, body: Buffer): unknown {
   if (hasLoneSurrogate(value)) throw invalid('The body contains an unpaired UTF-16 surrogate escape')
   if (forbiddenKey !== undefined) forbiddenKeyByRequest.set(request, forbiddenKey)
   return value
+}
+
+/**
+ * Whether a route needs a body: it has a body schema with a required field. A body whose
+ * every field is optional (NoBody, for one) may be left out, and then reads as `{}`.
+ */
+export function requiresBody(schema: unknown): boolean {
+  return ((schema as { required?: unknown[] } | undefined)?.required?.length ?? 0) > 0
+}
+
+/** preValidation hook for routes whose body may be left out: no body is validated as `{}`, so it passes and fields are still checked. */
+export async function readMissingBodyAsEmpty(request: FastifyRequest): Promise<void> {
+  if (request.body === undefined) request.body = {}
 }
 
 /** preValidation hook, registered after the CSRF guard. */
@@ -102,7 +115,7 @@ export async function rejectForbiddenBodyKeys(request: FastifyRequest): Promise<
 export function registerJsonBodyParser(app: FastifyInstance): void {
   app.removeAllContentTypeParsers()
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (request, body, done) => {
-    if ((body as Buffer).length === 0 && !request.routeOptions.schema?.body) return done(null, undefined)
+    if ((body as Buffer).length === 0 && !requiresBody(request.routeOptions.schema?.body)) return done(null, undefined)
     done(new ApiError('unsupported_media_type', 'Send the body as Content-Type: application/json'), undefined)
   })
   app.addContentTypeParser(/^application\/json\s*(;\s*charset\s*=\s*"?utf-8"?\s*)?$/i, { parseAs: 'buffer' }, (request, body, done) => {

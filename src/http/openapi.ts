@@ -2,6 +2,8 @@ import type { FastifyInstance, RouteOptions } from 'fastify'
 import { componentName } from '../schemas/named.ts'
 import { Problem } from '../schemas/problem.ts'
 import { ERROR_CODES, type ErrorCode } from './error-codes.ts'
+import { requiresBody } from './json-body.ts'
+import { SESSION_COOKIE, SESSION_DAYS } from './session.ts'
 
 export const API_VERSION = '1.4.0'
 export const INSTANCE_ROUTE_PREFIX = '/api/:instance'
@@ -9,10 +11,12 @@ export const INSTANCE_ROUTE_PREFIX = '/api/:instance'
 type JsonSchema = Record<string, unknown>
 
 /**
- * bad_request: a request line, header block or path that cannot be parsed; request_timeout:
- * headers not complete within 10 s or the request within 30 s; whatever the route.
+ * What Node's HTTP layer can refuse before any route runs, whatever the route (client-errors.ts):
+ * bad_request, a request line, header block or path that cannot be parsed, or HTTP/1.1
+ * without Host; request_timeout, headers not complete within 10 s or the request within 30 s;
+ * expectation_failed, an Expect other than 100-continue; headers_too_large, over 16 KiB.
  */
-const EVERY_ROUTE: ErrorCode[] = ['bad_request', 'request_timeout', 'not_found', 'method_not_allowed', 'rate_limited', 'internal', 'unavailable']
+const EVERY_ROUTE: ErrorCode[] = ['bad_request', 'request_timeout', 'expectation_failed', 'headers_too_large', 'not_found', 'method_not_allowed', 'rate_limited', 'internal', 'unavailable']
 /** The Origin check and the JSON body reader run on every POST and DELETE, whether or not the route takes a body. */
 const STATE_CHANGING: ErrorCode[] = ['payload_too_large', 'unsupported_media_type', 'invalid_json', 'origin_not_allowed']
 const STATE_CHANGING_METHODS = new Set(['POST', 'DELETE'])
@@ -51,15 +55,31 @@ function parameters(route: RouteOptions, components: Record<string, JsonSchema>)
   const config = route.config ?? {}
   if (config.csrf) out.push({ name: 'X-CSRF-Token', in: 'header', required: true, description: 'Token from POST /session, bound to the session', schema: { type: 'string' } })
   if (config.idempotent) out.push({ name: 'Idempotency-Key', in: 'header', required: false, description: `Makes retries safe: the first answer is replayed for ${24} hours`, schema: { type: 'string', minLength: 1, maxLength: 255 } })
-  if (config.session) out.push({ name: 'X-Session', in: 'header', required: false, description: 'Session id, when not sent in the body or the sid cookie', schema: { type: 'string', pattern: '^[a-z0-9]{12}$' } })
-  if (config.sessionFromQuery) out.push({ name: 'session', in: 'query', required: false, description: 'Session id (alternative to X-Session or the sid cookie)', schema: { type: 'string', pattern: '^[a-z0-9]{12}$' } })
+  const malformed = 'a value of another shape is 400 validation_failed; a well-formed id of no live session names no session'
+  if (config.session) out.push({ name: 'X-Session', in: 'header', required: false, description: `Session id, instead of the sid cookie; ${malformed}`, schema: { type: 'string', pattern: '^[a-z0-9]{12}$' } })
+  if (config.sessionFromQuery) out.push({ name: 'session', in: 'query', required: false, description: `Session id (after X-Session, before the sid cookie); ${malformed}`, schema: { type: 'string', pattern: '^[a-z0-9]{12}$' } })
   return out
+}
+
+/** The headers of a success answer: the ones the route declares, and the sid cookie where a session may be created. */
+function successHeaders(route: RouteOptions): Record<string, JsonSchema> | undefined {
+  const headers: Record<string, JsonSchema> = {}
+  for (const [name, description] of Object.entries(route.config?.responseHeaders ?? {})) headers[name] = { description, schema: { type: 'string' } }
+  if (route.config?.session === 'ensure') {
+    headers['Set-Cookie'] = {
+      description: `When the request named no live session: ${SESSION_COOKIE}=<session id>; Max-Age=${SESSION_DAYS * 24 * 3600}; `
+        + 'Path=/api/<instance prefix>; HttpOnly; SameSite=Lax, and Secure when served over https',
+      schema: { type: 'string' },
+    }
+  }
+  return Object.keys(headers).length > 0 ? headers : undefined
 }
 
 function errorResponses(route: RouteOptions): Record<string, JsonSchema> {
   const codes = new Set<ErrorCode>([...EVERY_ROUTE, ...(route.config?.errors ?? [])])
   if ([route.method].flat().some((m) => STATE_CHANGING_METHODS.has(m))) STATE_CHANGING.forEach((c) => codes.add(c))
-  if (route.schema?.body || route.schema?.querystring || route.schema?.params) WITH_SCHEMA.forEach((c) => codes.add(c))
+  // A route that reads the session also refuses a malformed X-Session or session parameter.
+  if (route.schema?.body || route.schema?.querystring || route.schema?.params || route.config?.session) WITH_SCHEMA.forEach((c) => codes.add(c))
   const byStatus = new Map<number, ErrorCode[]>()
   for (const code of codes) byStatus.set(ERROR_CODES[code].status, [...(byStatus.get(ERROR_CODES[code].status) ?? []), code])
   return Object.fromEntries([...byStatus].sort(([a], [b]) => a - b).map(([status, list]) => [String(status), {
@@ -84,9 +104,9 @@ export function buildOpenApiDocument(routes: RouteOptions[]): JsonSchema {
         operationId: `${method.toLowerCase()}${path.replace(/[{}]/g, '').split(/[/_.]/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('') || 'Index'}`,
         summary: route.config?.summary,
         parameters: parameters(route, components),
-        requestBody: route.schema?.body ? { required: true, content: { 'application/json': { schema: toDocumentSchema(route.schema.body, components) } } } : undefined,
+        requestBody: route.schema?.body ? { required: requiresBody(route.schema.body), content: { 'application/json': { schema: toDocumentSchema(route.schema.body, components) } } } : undefined,
         responses: {
-          200: { description: 'Success', content: { 'application/json': { schema: toDocumentSchema(success ?? {}, components) } } },
+          200: { description: 'Success', headers: successHeaders(route), content: { 'application/json': { schema: toDocumentSchema(success ?? {}, components) } } },
           ...errorResponses(route),
         },
       }

@@ -36,6 +36,8 @@ declare module 'fastify' {
     rateClass?: RateClass
     /** Error codes this route can answer besides the ones every route can. */
     errors?: ErrorCode[]
+    /** Headers the route's success answer carries, by name, with what each holds (for openapi.json). */
+    responseHeaders?: Record<string, string>
     summary?: string
   }
 }

@@ -4,13 +4,23 @@ import type { InstanceCatalog } from '../services/instance-catalog.ts'
 const EXPOSED = 'X-CSRF-Token, RateLimit, RateLimit-Policy, Retry-After, Idempotent-Replayed, Allow'
 const ACCEPTED = 'Content-Type, X-CSRF-Token, X-Session, Idempotency-Key'
 
-/** Headers every answer carries: a JSON API is never rendered, framed or sniffed as something else. */
+/**
+ * Headers every answer carries, including the ones written before any route runs
+ * (client-errors.ts): a JSON API is never rendered, framed or sniffed as something else.
+ */
+export const SECURITY_HEADERS = {
+  'X-Content-Type-Options': 'nosniff',
+  'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
+  'Referrer-Policy': 'no-referrer',
+  'Cross-Origin-Resource-Policy': 'same-site',
+} as const
+
 export function addSecurityHeaders(request: FastifyRequest, reply: FastifyReply): void {
-  reply.header('X-Content-Type-Options', 'nosniff')
+  reply.header('X-Content-Type-Options', SECURITY_HEADERS['X-Content-Type-Options'])
   // The booking page sets its own, looser policy; everything else is JSON that is never rendered.
-  if (!reply.hasHeader('Content-Security-Policy')) reply.header('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'")
-  reply.header('Referrer-Policy', 'no-referrer')
-  reply.header('Cross-Origin-Resource-Policy', 'same-site')
+  if (!reply.hasHeader('Content-Security-Policy')) reply.header('Content-Security-Policy', SECURITY_HEADERS['Content-Security-Policy'])
+  reply.header('Referrer-Policy', SECURITY_HEADERS['Referrer-Policy'])
+  reply.header('Cross-Origin-Resource-Policy', SECURITY_HEADERS['Cross-Origin-Resource-Policy'])
   const corsOrigins = request.catalog?.instance.cors_origins
   if (!corsOrigins?.length) return
   // The answer depends on Origin whenever CORS is on, so a shared cache must key on it even

@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Temporal } from 'temporal-polyfill'
 import { toStoredInstant } from '../domain/instant-format.ts'
+import type { FieldError } from './api-error.ts'
 
 export const SESSION_COOKIE = 'sid'
 export const SESSION_DAYS = 30
@@ -14,17 +15,37 @@ function newSessionId(): string {
   return id
 }
 
+/** The body names the session only on routes whose body schema has a `session` field. */
+function bodySession(request: FastifyRequest): unknown {
+  const schema = request.routeOptions.schema?.body as { properties?: Record<string, unknown> } | undefined
+  if (schema?.properties?.session === undefined) return undefined
+  const body = request.body as Record<string, unknown> | undefined
+  return body !== null && typeof body === 'object' ? body.session : undefined
+}
+
+function querySession(request: FastifyRequest): unknown {
+  return request.routeOptions.config.sessionFromQuery ? (request.query as Record<string, unknown> | undefined)?.session : undefined
+}
+
 /** The session a request names: body `session`, then X-Session, then `session` in the query (where allowed), then the cookie. */
 function namedSessionId(request: FastifyRequest): string | undefined {
-  const body = request.body as Record<string, unknown> | undefined
-  const query = request.query as Record<string, unknown> | undefined
-  const candidates = [
-    body !== null && typeof body === 'object' ? body.session : undefined,
-    request.headers['x-session'],
-    request.routeOptions.config.sessionFromQuery ? query?.session : undefined,
-    request.cookies[SESSION_COOKIE],
-  ]
+  const candidates = [bodySession(request), request.headers['x-session'], querySession(request), request.cookies[SESSION_COOKIE]]
   return candidates.find((c): c is string => typeof c === 'string' && c !== '')
+}
+
+/**
+ * The X-Session header or `session` query parameter, when sent with a value that cannot be
+ * a session id (the openapi.json pattern): a client bug worth a 400, not "no session". The
+ * body's `session` is checked by the body schema; a malformed `sid` cookie is only ignored,
+ * since a browser may carry a stale one the page cannot clear.
+ */
+export function malformedSessionParameter(request: FastifyRequest): FieldError | undefined {
+  const message = 'must be 12 characters of a-z and 0-9'
+  const header = request.headers['x-session']
+  if (header !== undefined && !(typeof header === 'string' && SESSION_ID.test(header))) return { field: 'X-Session', message }
+  const query = querySession(request)
+  if (query !== undefined && !(typeof query === 'string' && SESSION_ID.test(query))) return { field: 'session', message }
+  return undefined
 }
 
 export interface LiveSession {

@@ -29,3 +29,9 @@ export type Money = Static<typeof Money>
 
 export const Nullable = <T extends TSchema>(schema: T) =>
   Type.Union([schema, Type.Null()])
+
+/** The body of an operation that takes none: nothing, or `{}`; any field is refused like an unknown field anywhere else. */
+export const NoBody = named('NoBody', Type.Object({}, {
+  additionalProperties: false,
+  description: 'This operation takes no body: send none, or an empty JSON object',
+}))

@@ -183,8 +183,13 @@ export function bookingService(store: Store) {
       // answers null rather than throwing (a throw would roll it back).
       const changed = await store.write(function* (): Plan<BookingRow | null> {
         yield* bookings.lockSession(instance.ref, ctx.sessionId)
-        yield* expireLapsed(instance.ref, { session: ctx.sessionId, lapsedBy: now }, now)
-        const row = yield* bookings.latestForSessionIn(instance.ref, ctx.sessionId, SEAT_HOLDING)
+        let row = yield* bookings.latestForSessionIn(instance.ref, ctx.sessionId, SEAT_HOLDING)
+        if (row && isLapsed(row, now)) {
+          // A lapsed hold is written as expired (and stays so whatever the answer); an older
+          // request or confirmed booking behind it is what DELETE then acts on.
+          yield* expireLapsed(instance.ref, { id: row.id }, now)
+          row = yield* bookings.latestForSessionIn(instance.ref, ctx.sessionId, SEAT_HOLDING)
+        }
         if (!row) return null
         if (row.status === 'held') {
           const [released] = yield* bookings.transition(instance.ref, { id: row.id }, 'held', 'released', now)

@@ -109,10 +109,17 @@ export function bookingRepository({ db, dialect, supportsSkipLocked }: Database)
       // over held bookings.
       const status = typeof to === 'string' ? `'${to}'` : `case when hold_expires_at <= ? then '${to.lapsed}' else '${to.live}' end`
       const set = [`status = ${status}`, 'updated_at = ?', ...columns.map((c) => `${c} = ?`)].join(', ')
-      const { rows } = yield* statement<BookingRow>(
-        `update bookings set ${set} where instance_id = ? and ${where} and status = '${from}' returning *`,
-        [...typeof to === 'string' ? [] : [to.lapsedBy], at, ...columns.map((c) => changes[c]), instanceId, ...params],
-      )
+      const update = `update bookings set ${set} where instance_id = ? and ${where} and status = '${from}' returning *`
+      const updateParams = [...typeof to === 'string' ? [] : [to.lapsedBy], at, ...columns.map((c) => changes[c]), instanceId, ...params]
+      if (dialect === 'postgres') {
+        // One round trip instead of two: the history rows are written from the update's own result.
+        const { rows } = yield* statement<BookingRow>(`with moved as (${update}),
+          recorded as (insert into booking_events (id, instance_id, booking_id, from_status, to_status, at)
+            select gen_random_uuid()::text, instance_id, id, '${from}', status, updated_at from moved)
+          select * from moved`, updateParams)
+        return rows
+      }
+      const { rows } = yield* statement<BookingRow>(update, updateParams)
       if (rows.length > 0) {
         const values = rows.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')
         yield* statement(`insert into booking_events (id, instance_id, booking_id, from_status, to_status, at) values ${values}`,
@@ -123,7 +130,14 @@ export function bookingRepository({ db, dialect, supportsSkipLocked }: Database)
 
     /** A new booking in its first status, with that first transition recorded. */
     *insert(row: BookingRow): Plan<void> {
-      yield* statement(INSERT_BOOKING, BOOKING_COLUMNS.map((c) => row[c]))
+      const values = BOOKING_COLUMNS.map((c) => row[c])
+      if (dialect === 'postgres') {
+        yield* statement(`with inserted as (${INSERT_BOOKING} returning id, instance_id, status, created_at)
+          insert into booking_events (id, instance_id, booking_id, from_status, to_status, at)
+          select ?, instance_id, id, null, status, created_at from inserted`, [...values, newRowId()])
+        return
+      }
+      yield* statement(INSERT_BOOKING, values)
       yield* statement('insert into booking_events (id, instance_id, booking_id, from_status, to_status, at) values (?, ?, ?, ?, ?, ?)',
         [newRowId(), row.instance_id, row.id, null, row.status, row.created_at])
     },
