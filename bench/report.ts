@@ -73,7 +73,7 @@ export function formatReport(report: BenchReport): string {
     `Run from ${report.startedAt} to ${report.finishedAt}${report.commit ? ` at commit ${report.commit}` : ''}. Reproduce with \`npm run bench${report.mode === 'quick' ? ' -- --quick' : ''}\`.`,
     '',
     ...sections.flatMap((s) => [s, '']),
-    '## Targets (issue 7)',
+    '## Targets (issues 7 and 12)',
     '',
     targets.length === 0
       ? 'No database was measured.'
