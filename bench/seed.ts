@@ -92,6 +92,8 @@ function bookingsPerTour(plan: SeedPlan, windowBookings: number): number[] {
   return counts
 }
 
+const SEED_POLICY = JSON.stringify({ id: 'flexible-48', version: 3, tiers: [{ hours_before_start: 48, fee_percent: 0 }], no_show_fee_percent: 100 })
+
 function bookingRow(index: number, tour: number, startMs: number, party: number, status: string, nowMs: number): BookingRow {
   const start = new Date(startMs).toISOString()
   const createdMs = Math.min(startMs - 7 * DAY_MS, nowMs - DAY_MS)
@@ -127,6 +129,15 @@ function bookingRow(index: number, tour: number, startMs: number, party: number,
     cancelled_at: status === 'cancelled' ? new Date(createdMs + DAY_MS).toISOString() : null,
     created_at: created,
     updated_at: created,
+    version: 1,
+    channel: 'web',
+    policy: SEED_POLICY,
+    checked_in_at: status === 'completed' ? start : null,
+    internal_note: null,
+    decline_reason: null,
+    cancelled_by: status === 'cancelled' ? 'guest' : null,
+    cancellation_reason: null,
+    fee_waived: null,
   }
 }
 

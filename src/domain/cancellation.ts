@@ -3,6 +3,13 @@ import type { CatalogPolicy } from '../schemas/catalog.ts'
 
 type TieredPolicy = Pick<CatalogPolicy, 'tiers'>
 
+/** The terms a booking keeps from the policy in force when it was made; later policy versions never change them. */
+export type BookingPolicy = Pick<CatalogPolicy, 'id' | 'version' | 'tiers' | 'no_show_fee_percent'>
+
+export function bookingPolicyOf(policy: CatalogPolicy): BookingPolicy {
+  return { id: policy.id, version: policy.version, tiers: policy.tiers, no_show_fee_percent: policy.no_show_fee_percent }
+}
+
 /** Cancellation is open until the start less the smallest notice any tier names. */
 export function cancellableUntil(policy: TieredPolicy, start: Temporal.Instant): Temporal.Instant {
   const smallestNotice = Math.min(...policy.tiers.map((t) => t.hours_before_start))

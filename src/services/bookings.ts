@@ -1,13 +1,13 @@
 import { Temporal } from 'temporal-polyfill'
 import { checkedOutStatus, SEAT_HOLDING, type BookingStatus } from '../domain/booking-status.ts'
-import { cancellableUntil, cancellationFee, cancellationFeePercent } from '../domain/cancellation.ts'
+import { bookingPolicyOf, cancellableUntil, cancellationFee, cancellationFeePercent, type BookingPolicy } from '../domain/cancellation.ts'
 import { toStoredInstant } from '../domain/instant-format.ts'
 import { priceBooking } from '../domain/pricing.ts'
 import { findDeparture } from '../domain/schedule.ts'
 import { isPastCutoff } from '../domain/slot-status.ts'
 import { ApiError } from '../http/api-error.ts'
 import type { Booking, BookingRequest } from '../schemas/booking.ts'
-import type { CatalogTour } from '../schemas/catalog.ts'
+import type { CatalogPolicy, CatalogTour } from '../schemas/catalog.ts'
 import type { BookingRow, BookingSelector, SeatChange } from '../store/bookings.ts'
 import { newRowId } from '../store/row-id.ts'
 import type { Store } from '../store/store.ts'
@@ -37,6 +37,8 @@ const departureOf = (row: BookingRow) => ({ instance_id: row.instance_id, tour_i
 /** Seats given back by bookings that held them (quarantined ones never took any). */
 const seatsFreedBy = (rows: readonly BookingRow[]): SeatChange[] =>
   rows.filter((row) => row.quarantined === 0).map((row) => ({ key: departureOf(row), seats: -row.party, capacity: 0 }))
+/** The terms the booking was made under (the instance's current ones only for bookings older than migration 008). */
+export const policyOf = (row: BookingRow, current: CatalogPolicy): BookingPolicy => row.policy === null ? current : JSON.parse(row.policy)
 const isLapsed = (row: BookingRow, now: string) => row.status === 'held' && row.hold_expires_at! <= now
 
 function requireDeparture(ctx: BookingContext, tour: CatalogTour, startText: string) {
@@ -133,6 +135,15 @@ export function bookingService(store: Store) {
         cancelled_at: null,
         created_at: now,
         updated_at: now,
+        version: 1,
+        channel: 'web',
+        policy: JSON.stringify(bookingPolicyOf(instance.cancellation_policy)),
+        checked_in_at: null,
+        internal_note: null,
+        decline_reason: null,
+        cancelled_by: null,
+        cancellation_reason: null,
+        fee_waived: null,
       }
       const answer = bookingView(row, catalog)
       return store.write(function* () {
@@ -199,11 +210,13 @@ export function bookingService(store: Store) {
         if (row.cancellable_until <= now) {
           throw new ApiError('cancellation_not_allowed', 'The cancellation window for this booking has closed; contact the operator')
         }
-        const feePercent = cancellationFeePercent(instance.cancellation_policy, Temporal.Instant.from(row.start_at), ctx.now)
+        const feePercent = cancellationFeePercent(policyOf(row, instance.cancellation_policy), Temporal.Instant.from(row.start_at), ctx.now)
         const [cancelled] = yield* bookings.transition(instance.ref, { id: row.id }, row.status as BookingStatus, 'cancelled', now, {
           cancelled_at: now,
           cancellation_fee_percent: feePercent,
           cancellation_fee: cancellationFee(row.total, feePercent),
+          cancelled_by: 'guest',
+          fee_waived: 0,
         })
         if (!cancelled) return null
         yield* freeSeatsOf([cancelled])

@@ -54,7 +54,8 @@ export type SeatChangeOutcome = { ok: true } | { ok: false, key: DepartureKey, r
 const BOOKING_COLUMNS = ['id', 'instance_id', 'session_id', 'tour_id', 'start_at', 'end_at', 'party', 'status', 'quarantined', 'addons',
   'promo_code', 'referral_code', 'currency', 'subtotal', 'addons_total', 'discount', 'total', 'hold_expires_at', 'code', 'contact_name',
   'contact_email', 'contact_phone', 'cancellable_until', 'cancellation_fee_percent', 'cancellation_fee', 'cancelled_at', 'created_at',
-  'updated_at'] as const satisfies ReadonlyArray<keyof BookingRow>
+  'updated_at', 'version', 'channel', 'policy', 'checked_in_at', 'internal_note', 'decline_reason', 'cancelled_by', 'cancellation_reason',
+  'fee_waived'] as const satisfies ReadonlyArray<keyof BookingRow>
 const INSERT_BOOKING = `insert into bookings (${BOOKING_COLUMNS.join(', ')}) values (${BOOKING_COLUMNS.map(() => '?').join(', ')})`
 const byDepartureKey = (a: SeatChange, b: SeatChange) =>
   a.key.tour_id < b.key.tour_id ? -1 : a.key.tour_id > b.key.tour_id ? 1 : a.key.start_at < b.key.start_at ? -1 : a.key.start_at > b.key.start_at ? 1 : 0
@@ -97,7 +98,7 @@ export function bookingRepository({ db, dialect, supportsSkipLocked }: Database)
      * time: lapsed holds go one way (expired), live ones another (released), in one statement.
      */
     *transition(instanceId: string, selector: BookingSelector, from: BookingStatus, to: BookingStatus | LapseSplit, at: string,
-      changes: Partial<Omit<BookingRow, 'id' | 'instance_id' | 'status' | 'updated_at'>> = {}): Plan<BookingRow[]> {
+      changes: Partial<Omit<BookingRow, 'id' | 'instance_id' | 'status' | 'updated_at' | 'version'>> = {}): Plan<BookingRow[]> {
       const targets = typeof to === 'string' ? [to] : [to.lapsed, to.live]
       for (const target of targets) {
         if (!canTransition(from, target)) throw new Error(`the booking state machine has no transition from ${from} to ${target}`)
@@ -108,7 +109,7 @@ export function bookingRepository({ db, dialect, supportsSkipLocked }: Database)
       // and only a literal `status = 'held'` lets either database use the partial indexes
       // over held bookings.
       const status = typeof to === 'string' ? `'${to}'` : `case when hold_expires_at <= ? then '${to.lapsed}' else '${to.live}' end`
-      const set = [`status = ${status}`, 'updated_at = ?', ...columns.map((c) => `${c} = ?`)].join(', ')
+      const set = [`status = ${status}`, 'updated_at = ?', 'version = version + 1', ...columns.map((c) => `${c} = ?`)].join(', ')
       const update = `update bookings set ${set} where instance_id = ? and ${where} and status = '${from}' returning *`
       const updateParams = [...typeof to === 'string' ? [] : [to.lapsedBy], at, ...columns.map((c) => changes[c]), instanceId, ...params]
       if (dialect === 'postgres') {

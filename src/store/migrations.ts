@@ -198,7 +198,62 @@ const migrationsFor = (dialect: 'sqlite' | 'postgres'): Record<string, Migration
         end $$`.execute(db)
     },
   },
+  '008_operator_foundation': {
+    // What the operator side needs on the rows it acts on, and keys that lead with the tenant.
+    async up(db: Kysely<any>) {
+      // Tables whose primary key was a bare id: from now on (instance_id, id), so the
+      // instance is the leading column of every key and unique index (the shard key when
+      // one PostgreSQL is no longer enough). test/store/tenant-keys.test.ts checks it.
+      for (const table of ['bookings', 'booking_events', 'contact_messages', 'newsletter_signups']) {
+        await rekeyByInstance(db, dialect, table)
+      }
+      await db.schema.alterTable('bookings').addColumn('version', 'integer', (c) => c.notNull().defaultTo(1)).execute()
+      await db.schema.alterTable('bookings').addColumn('channel', 'text', (c) => c.notNull().defaultTo('web')).execute()
+      // The cancellation policy the booking was made under ({id, version, tiers,
+      // no_show_fee_percent}); null only for bookings made before this migration.
+      await db.schema.alterTable('bookings').addColumn('policy', 'text').execute()
+      await db.schema.alterTable('bookings').addColumn('checked_in_at', 'text').execute()
+      await db.schema.alterTable('bookings').addColumn('internal_note', 'text').execute()
+      await db.schema.alterTable('bookings').addColumn('decline_reason', 'text').execute()
+      await db.schema.alterTable('bookings').addColumn('cancelled_by', 'text').execute()
+      await db.schema.alterTable('bookings').addColumn('cancellation_reason', 'text').execute()
+      await db.schema.alterTable('bookings').addColumn('fee_waived', 'integer').execute()
+      // A departure's version counts the operator's changes (capacity, closed, note,
+      // cancelled), not the seats that guests take and give back.
+      await db.schema.alterTable('departures').addColumn('version', 'integer', (c) => c.notNull().defaultTo(1)).execute()
+      await db.schema.alterTable('departures').addColumn('note', 'text').execute()
+      await db.schema.alterTable('departures').addColumn('cancelled', 'integer', (c) => c.notNull().defaultTo(0)).execute()
+      await db.schema.alterTable('departures').addColumn('extra', 'integer', (c) => c.notNull().defaultTo(0)).execute()
+      // 'tour' while the capacity is the tour's default, 'operator' once an operator set it: then it stays.
+      await db.schema.alterTable('departures').addColumn('capacity_source', 'text', (c) => c.notNull().defaultTo('tour')).execute()
+    },
+  },
 })
+
+/**
+ * Gives `table` the primary key (instance_id, id). SQLite cannot change a primary key in
+ * place, so the table is made again from its own definition with the new key (SQLite's
+ * documented twelve-step procedure, inside the migration's transaction).
+ */
+async function rekeyByInstance(db: Kysely<any>, dialect: 'sqlite' | 'postgres', table: string): Promise<void> {
+  if (dialect === 'postgres') {
+    await sql`alter table ${sql.table(table)} drop constraint ${sql.id(`${table}_pkey`)}`.execute(db)
+    await sql`alter table ${sql.table(table)} add constraint ${sql.id(`${table}_pkey`)} primary key (instance_id, id)`.execute(db)
+    return
+  }
+  const { rows: [definition] } = await sql<{ sql: string }>`select sql from sqlite_master where type = 'table' and name = ${table}`.execute(db)
+  const { rows: indexes } = await sql<{ sql: string }>`select sql from sqlite_master where type = 'index' and tbl_name = ${table} and sql is not null`.execute(db)
+  const rekeyed = definition.sql
+    .replace(`"id" text primary key`, `"id" text not null`)
+    .replace(/\)\s*$/, `, constraint "${table}_pk" primary key ("instance_id", "id"))`)
+    .replace(/^create table "[a-z_]+"/i, `create table "${table}_rekeyed"`)
+  if (rekeyed === definition.sql || !rekeyed.includes(`"${table}_rekeyed"`)) throw new Error(`cannot rekey ${table}: unexpected definition ${definition.sql}`)
+  await sql.raw(rekeyed).execute(db)
+  await sql`insert into ${sql.table(`${table}_rekeyed`)} select * from ${sql.table(table)}`.execute(db)
+  await sql`drop table ${sql.table(table)}`.execute(db)
+  await sql`alter table ${sql.table(`${table}_rekeyed`)} rename to ${sql.table(table)}`.execute(db)
+  for (const index of indexes) await sql.raw(index.sql).execute(db)
+}
 
 /**
  * Applies pending migrations. On PostgreSQL the bookkeeping tables go into the connection's

@@ -16,6 +16,14 @@ export interface Tables {
     capacity: number
     seats_taken: number
     closed: Generated<number>
+    /** Counts the operator's changes (capacity, closed, note, cancelled); not the seats. */
+    version: Generated<number>
+    note: Generated<string | null>
+    cancelled: Generated<number>
+    /** 1 for a departure added by hand, not from the schedule. */
+    extra: Generated<number>
+    /** 'tour' while the capacity follows the tour's default; 'operator' once an operator set it. */
+    capacity_source: Generated<string>
   }
   bookings: {
     id: string
@@ -46,6 +54,17 @@ export interface Tables {
     cancelled_at: string | null
     created_at: string
     updated_at: string
+    /** Grows with every change. */
+    version: number
+    channel: string
+    /** JSON of the cancellation policy the booking was made under ({id, version, tiers, no_show_fee_percent}); null before migration 008. */
+    policy: string | null
+    checked_in_at: string | null
+    internal_note: string | null
+    decline_reason: string | null
+    cancelled_by: string | null
+    cancellation_reason: string | null
+    fee_waived: number | null
   }
   booking_events: {
     id: string
