@@ -81,6 +81,7 @@ export async function diskFullDrill(title: string, holds: number): Promise<Drill
     if (refusedInARow < FULL_AFTER) outcome.failures.push(`the disk never filled: ${whileFull.acknowledged} holds fitted in ${HEADROOM_BYTES / 1024} KiB`)
     if (!alive) outcome.failures.push('the server exited when the disk filled')
     if (health.status !== 200) outcome.failures.push(`/healthz answered ${health.status} with the disk full`)
+    if (readiness.status !== 503) outcome.failures.push(`/readyz answered ${readiness.status} with the disk full, not 503: a load balancer would keep sending writes`)
 
     unlinkSync(filler)
     const freedAt = performance.now()
@@ -93,6 +94,8 @@ export async function diskFullDrill(title: string, holds: number): Promise<Drill
     }
     if (resumedAt === null) outcome.failures.push(`no hold acknowledged within ${formatMs(RESUME_TIMEOUT_MS)} of freeing space`)
     else outcome.recoverMs = resumedAt - freedAt
+    const readyAgain = await fetch(`${server.origin}/readyz`)
+    if (readyAgain.status !== 200) outcome.failures.push(`/readyz answered ${readyAgain.status} once space was freed and a hold acknowledged, not 200`)
     const afterFree = sent.length
     while (next < attempts.length) await send(attempts[next++])
     const resumed = sent.slice(afterFree)
@@ -123,10 +126,9 @@ export async function diskFullDrill(title: string, holds: number): Promise<Drill
     outcome.recoverNote = 'from deleting the filler file to the next acknowledged hold, same process'
     outcome.notes.push(
       `SQLite file on a ${DISK_BYTES / 1024 / 1024} MiB tmpfs; a filler file left ${HEADROOM_BYTES / 1024} KiB free, then holds one at a time until ${FULL_AFTER} in a row were refused`,
-      `with the disk full: ${whileFull.acknowledged} holds acknowledged before it filled, ${whileFull.unavailable} answered 503 unavailable, ${whileFull.unexpected} other answers; /healthz ${health.status}, /readyz ${readiness.status}; the process ${alive ? 'kept running' : 'exited'}`,
+      `with the disk full: ${whileFull.acknowledged} holds acknowledged before it filled, ${whileFull.unavailable} answered 503 unavailable, ${whileFull.unexpected} other answers; /healthz ${health.status}, /readyz ${readiness.status}; the process ${alive ? 'kept running' : 'exited'}; /readyz ${readyAgain.status} once space was freed`,
       `after freeing space: ${resumed.length} holds, ${resumed.length - refusedAfter} acknowledged; then SIGKILL and restart: integrity_check ${integrity.rows[0]?.integrity_check}, every key retried (${retry.replayed} replayed, ${retry.newlyAcknowledged} newly held)`,
     )
-    if (readiness.status === 200) outcome.notes.push('finding: /readyz stays 200 while the disk is full, because it only reads (select 1); a load balancer keeps sending writes that will all be refused')
   } finally {
     await server?.stop('SIGTERM')
     await store.close()

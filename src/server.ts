@@ -2,7 +2,7 @@ import { pino } from 'pino'
 import { buildApp } from './app.ts'
 import { ConfigError } from './config/config-error.ts'
 import { readSettings } from './config/env.ts'
-import { createContext } from './context.ts'
+import { closeContext, createContext } from './context.ts'
 import { systemClock } from './domain/clock.ts'
 import { runHousekeeping } from './services/housekeeping.ts'
 import { bookingPagePath } from './web/booking-page.ts'
@@ -29,8 +29,7 @@ async function main(): Promise<void> {
     clearInterval(sweep)
     app.log.info({ signal }, 'draining requests and closing the database')
     await app.close()
-    await context.rateLimiter?.close()
-    await context.store.close()
+    await closeContext(context)
     process.exit(0)
   }
   process.on('SIGTERM', () => void stop('SIGTERM'))

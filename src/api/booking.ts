@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
-import { ApiError } from '../http/api-error.ts'
+import { ApiError } from '../errors/api-error.ts'
 import { fillsDecoy } from '../http/decoys.ts'
 import { runIdempotent } from '../http/idempotency.ts'
 import { Booking, BookingRequest } from '../schemas/booking.ts'

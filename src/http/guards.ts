@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify'
-import { ApiError } from './api-error.ts'
+import { ApiError } from '../errors/api-error.ts'
 import { csrfTokenMatches } from './csrf.ts'
 import { originAllowed } from './origin.ts'
 import { malformedSessionParameter, resolveSession } from './session.ts'

@@ -4,7 +4,7 @@ import { toStoredInstant } from '../domain/instant-format.ts'
 import type { Booking } from '../schemas/booking.ts'
 import type { RecordAnswer } from '../services/bookings.ts'
 import { IdempotencyKeyTaken, type IdempotencyScope } from '../store/idempotency.ts'
-import { ApiError } from './api-error.ts'
+import { ApiError } from '../errors/api-error.ts'
 import { PROBLEM_CONTENT_TYPE, problemBody } from './problem.ts'
 
 export const IDEMPOTENCY_HOURS = 24

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { ApiError } from './api-error.ts'
+import { ApiError } from '../errors/api-error.ts'
 
 export const MAX_JSON_DEPTH = 16
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype'])

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { ApiError } from './api-error.ts'
+import { ApiError } from '../errors/api-error.ts'
 import { sendProblem } from './problem.ts'
 import { addSecurityHeaders, answerPreflight } from './security-headers.ts'
 

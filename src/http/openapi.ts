@@ -1,7 +1,7 @@
 import type { FastifyInstance, RouteOptions } from 'fastify'
 import { componentName } from '../schemas/named.ts'
 import { Problem } from '../schemas/problem.ts'
-import { ERROR_CODES, type ErrorCode } from './error-codes.ts'
+import { codesOfSurface, ERROR_CODES, type ErrorCode } from '../errors/codes.ts'
 import { requiresBody } from './json-body.ts'
 import { SESSION_COOKIE, SESSION_DAYS } from './session.ts'
 
@@ -122,7 +122,7 @@ export function buildOpenApiDocument(routes: RouteOptions[]): JsonSchema {
     },
     paths,
     components: { schemas: components },
-    'x-error-codes': Object.fromEntries(Object.entries(ERROR_CODES).map(([code, { status, title }]) => [code, { status, title }])),
+    'x-error-codes': Object.fromEntries(codesOfSurface('guest').map((code) => [code, { status: ERROR_CODES[code].status, title: ERROR_CODES[code].title }])),
   }))
 }
 

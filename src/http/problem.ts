@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
-import { ApiError, type FieldError } from './api-error.ts'
-import { ERROR_CODES } from './error-codes.ts'
+import { ApiError, type FieldError } from '../errors/api-error.ts'
+import { ERROR_CODES } from '../errors/codes.ts'
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json'
 

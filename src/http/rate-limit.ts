@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { decide, refill, type BucketDecision, type BucketPolicy, type BucketState } from '../domain/token-bucket.ts'
-import { ApiError } from './api-error.ts'
+import { ApiError } from '../errors/api-error.ts'
 import { SESSION_COOKIE } from './session.ts'
 
 export type RateClass = 'read' | 'booking' | 'forms'

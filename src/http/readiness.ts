@@ -3,7 +3,7 @@ import { statfs } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import type { DatabaseTarget } from '../config/env.ts'
 import { toStoredInstant } from '../domain/instant-format.ts'
-import type { AppContext } from './request-context.ts'
+import type { AppContext } from '../context.ts'
 
 /**
  * Room a SQLite database needs beside it to keep taking writes: a full WAL (SQLite

@@ -1,21 +1,8 @@
-import type { Clock } from '../domain/clock.ts'
-import type { BookingService } from '../services/bookings.ts'
+import type { AppContext } from '../context.ts'
+import type { ErrorCode } from '../errors/codes.ts'
 import type { InstanceCatalog } from '../services/instance-catalog.ts'
-import type { Store } from '../store/store.ts'
-import type { ErrorCode } from './error-codes.ts'
-import type { RateClass, RateLimiter } from './rate-limit.ts'
+import type { RateClass } from './rate-limit.ts'
 import type { LiveSession } from './session.ts'
-
-/** What the app is built from; tests build it with their own store, catalog and clock. */
-export interface AppContext {
-  store: Store
-  clock: Clock
-  catalogs: Map<string, InstanceCatalog>
-  secret: string
-  bookings: BookingService
-  /** null when TOURDESK_RATE_LIMITS=off. */
-  rateLimiter: RateLimiter | null
-}
 
 declare module 'fastify' {
   interface FastifyInstance {

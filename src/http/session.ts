@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Temporal } from 'temporal-polyfill'
 import { toStoredInstant } from '../domain/instant-format.ts'
-import type { FieldError } from './api-error.ts'
+import type { FieldError } from '../errors/api-error.ts'
 
 export const SESSION_COOKIE = 'sid'
 export const SESSION_DAYS = 30

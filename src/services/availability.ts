@@ -3,7 +3,7 @@ import { fromStoredInstant, todayIn, toStoredInstant } from '../domain/instant-f
 import { LruMap } from '../domain/lru-map.ts'
 import { expandSchedule } from '../domain/schedule.ts'
 import { isPastCutoffMs, slotState } from '../domain/slot-status.ts'
-import { ApiError } from '../http/api-error.ts'
+import { ApiError } from '../errors/api-error.ts'
 import type { Availability } from '../schemas/availability.ts'
 import type { CatalogTour } from '../schemas/catalog.ts'
 import type { BookingRepository } from '../store/bookings.ts'

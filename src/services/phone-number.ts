@@ -1,5 +1,5 @@
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max'
-import { ApiError } from '../http/api-error.ts'
+import { ApiError } from '../errors/api-error.ts'
 
 /** E.164 form of a phone number written in any common notation; national numbers use the operator's region. */
 export function normalisePhone(raw: string | undefined, region: string | undefined): string | null {

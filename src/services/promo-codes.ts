@@ -1,6 +1,6 @@
 import { Temporal } from 'temporal-polyfill'
 import { todayIn } from '../domain/instant-format.ts'
-import { ApiError } from '../http/api-error.ts'
+import { ApiError } from '../errors/api-error.ts'
 import type { CatalogPromoCode } from '../schemas/catalog.ts'
 import type { InstanceCatalog } from './instance-catalog.ts'
 

@@ -1,4 +1,5 @@
 import type { DatabaseTarget } from '../config/env.ts'
+import { auditRepository } from './audit.ts'
 import { bookingRepository } from './bookings.ts'
 import { formRepository } from './forms.ts'
 import { openDatabase, type Database } from './database.ts'
@@ -6,6 +7,7 @@ import { idempotencyRepository } from './idempotency.ts'
 import { migrateToLatest } from './migrations.ts'
 import { promoRedemptionRepository } from './promo-redemptions.ts'
 import { sessionRepository } from './sessions.ts'
+import { staffRepository } from './staff.ts'
 
 /** The database and one repository per aggregate; created once per process. */
 export interface Store extends Database {
@@ -14,6 +16,8 @@ export interface Store extends Database {
   idempotency: ReturnType<typeof idempotencyRepository>
   promoRedemptions: ReturnType<typeof promoRedemptionRepository>
   forms: ReturnType<typeof formRepository>
+  staff: ReturnType<typeof staffRepository>
+  audit: ReturnType<typeof auditRepository>
 }
 
 export interface StoreOptions {
@@ -36,5 +40,7 @@ export async function openStore(target: DatabaseTarget, options: StoreOptions = 
     idempotency: idempotencyRepository(database.db),
     promoRedemptions: promoRedemptionRepository(database.db),
     forms: formRepository(database),
+    staff: staffRepository(database),
+    audit: auditRepository(database),
   }
 }

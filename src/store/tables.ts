@@ -122,4 +122,62 @@ export interface Tables {
     consented_at: string
     source: string
   }
+  staff: {
+    instance_id: string
+    id: string
+    email: string
+    name: string
+    role: string
+    password_hash: string | null
+    disabled: number
+    created_at: string
+    updated_at: string
+  }
+  staff_sessions: {
+    instance_id: string
+    id: string
+    staff_id: string
+    created_at: string
+    last_seen_at: string
+    expires_at: string
+  }
+  staff_setup_tokens: {
+    instance_id: string
+    token_hash: string
+    staff_id: string
+    expires_at: string
+    used_at: string | null
+  }
+  sign_in_failures: {
+    instance_id: string
+    id: string
+    email: string
+    at: string
+  }
+  api_keys: {
+    instance_id: string
+    id: string
+    name: string
+    role: string
+    prefix: string
+    secret_hash: string
+    created_at: string
+    last_used_at: string | null
+    revoked_at: string | null
+  }
+  audit_log: {
+    instance_id: string
+    id: string
+    at: string
+    actor_type: string
+    actor_id: string | null
+    actor_name: string | null
+    action: string
+    target_type: string
+    target_id: string
+    /** JSON of the changed fields before and after. */
+    before: string | null
+    after: string | null
+    request_id: string | null
+  }
 }

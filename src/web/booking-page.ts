@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import type { Instance } from '../config/catalog.ts'
-import { ApiError } from '../http/api-error.ts'
+import { ApiError } from '../errors/api-error.ts'
 import { ASSET_PATH, pageBundle } from './page-bundle.ts'
 import { pageShell } from './page-shell.ts'
 

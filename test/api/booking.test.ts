@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { build, demoCatalog, type TestService } from '../helpers/build.ts'
-import type { ApiClient } from '../helpers/client.ts'
+import type { ApiClient, ApiResponse } from '../helpers/client.ts'
 import { ALFAMA_TUE_0930, ALFAMA_TUE_1400, WORKSHOP_TUE, WORKSHOP_THU, ALFAMA, CONTACT, db, bookingRow, transitions, seatsTaken, holding, type Session } from '../helpers/booking-fixtures.ts'
 
 async function countBookings(service: TestService): Promise<number> {
@@ -486,6 +486,50 @@ test('GET /booking takes X-Session before ?session= and ?session= before the coo
   assert.equal(queryFirst.body.id, a.booking.id)
 })
 
+test('GET /booking with ?session= that cannot be a session id is 400 validation_failed naming session, not "no session"', async (t) => {
+  const service = await build(t)
+  const client = service.client()
+  const { session } = await holding(client, ALFAMA)
+  for (const query of ['session=abc', 'session=ABCDEFGHIJKL', `session=${session.session}x`, 'session=', 'session=..%2F..%2Fetc%2Fpasswd', `session=${session.session}&session=${session.session}`]) {
+    const res = await client.get(`/booking?${query}`)
+    assert.equal(res.status, 400, `${query}: ${res.text}`)
+    assert.equal(res.body.code, 'validation_failed')
+    assert.deepEqual(res.body.errors.map((e: { field: string }) => e.field), ['session'], query)
+  }
+  // Well-formed but nobody's: still no booking.
+  assert.equal((await client.get('/booking?session=zzzzzzzzzzzz')).status, 404)
+})
+
+test('an X-Session that cannot be a session id is 400 validation_failed naming X-Session wherever a session is read; a write still answers 403 first', async (t) => {
+  const service = await build(t)
+  const client = service.client()
+  const { session, booking } = await holding(client, ALFAMA)
+  const bad = { 'x-session': 'NOT-A-SESSION' }
+  const reads: [string, () => Promise<ApiResponse>][] = [
+    ['GET /booking', () => client.get('/booking', { headers: bad })],
+    ['GET /booking (with a good ?session=)', () => client.get(`/booking?session=${session.session}`, { headers: bad })],
+    ['GET /', () => client.get('/', { headers: bad })],
+    ['POST /session', () => client.post('/session', undefined, { headers: bad })],
+    ['POST /checkout', () => client.post('/checkout', CONTACT, { headers: bad })],
+    ['POST /contact', () => client.post('/contact', { message: 'hello' }, { headers: bad })],
+    ['POST /newsletter', () => client.post('/newsletter', { email: 'ana@example.pt' }, { headers: bad })],
+  ]
+  for (const [label, read] of reads) {
+    const res = await read()
+    assert.equal(res.status, 400, `${label}: ${res.text}`)
+    assert.equal(res.body.code, 'validation_failed', label)
+    assert.deepEqual(res.body.errors.map((e: { field: string }) => e.field), ['X-Session'], label)
+  }
+  // The contract ranks 403 above 400 validation_failed: a malformed session cannot own the token.
+  for (const res of [await client.post('/booking', ALFAMA, { headers: { ...bad, 'x-csrf-token': session.csrf } }), await client.delete('/booking', { headers: { ...bad, 'x-csrf-token': session.csrf } })]) {
+    assert.equal(res.status, 403, res.text)
+    assert.equal(res.body.code, 'csrf_invalid')
+  }
+  assert.equal((await bookingRow(service, booking.id)).status, 'held')
+  // A stale or garbage sid cookie is only ignored: the page cannot clear an HttpOnly cookie.
+  assert.equal((await client.get('/booking', { headers: { cookie: 'sid=NOT-A-SESSION' } })).body.code, 'no_booking')
+})
+
 test('GET /booking answers the latest booking the session has not released', async (t) => {
   const service = await build(t)
   const client = service.client()
@@ -576,6 +620,55 @@ test('DELETE /booking without a token is 403 csrf_missing, with a wrong one 403 
   assert.equal((await bookingRow(service, booking.id)).status, 'held')
   assert.equal(await seatsTaken(service, 'alfama-walk', ALFAMA_TUE_0930), 2)
   assert.deepEqual(await transitions(service, booking.id), ['->held'])
+})
+
+test('DELETE /booking takes no body fields: each is 400 validation_failed naming it, and nothing is released', async (t) => {
+  const service = await build(t)
+  const client = service.client()
+  const { session, booking } = await holding(client, ALFAMA)
+  const bodies: [unknown, string][] = [[{ reason: 'changed my mind' }, 'reason'], [{ session: session.session }, 'session'], [{ __proto__x: 1 }, '__proto__x'], [[], 'body'], ['x', 'body']]
+  for (const [body, field] of bodies) {
+    const res = await client.delete('/booking', { headers: session.headers, body })
+    assert.equal(res.status, 400, res.text)
+    assert.equal(res.body.code, 'validation_failed')
+    assert.deepEqual(res.body.errors.map((e: { field: string }) => e.field), [field])
+  }
+  assert.equal((await bookingRow(service, booking.id)).status, 'held')
+  assert.equal(await seatsTaken(service, 'alfama-walk', ALFAMA_TUE_0930), 2)
+})
+
+test("DELETE /booking never takes its session from the body: naming another session's hold there releases nothing", async (t) => {
+  const service = await build(t)
+  const client = service.client()
+  const victim = await holding(client, ALFAMA)
+  const caller = await holding(client, { ...ALFAMA, start: ALFAMA_TUE_1400 })
+  // With the victim's token (leaked, say) but the caller's own session header: the token is not the caller's.
+  const leaked = await client.delete('/booking', { headers: { 'x-session': caller.session.session, 'x-csrf-token': victim.session.csrf }, body: { session: victim.session.session } })
+  assert.equal(leaked.status, 403, leaked.text)
+  assert.equal(leaked.body.code, 'csrf_invalid')
+  // With the caller's own token: the body field is refused, not obeyed.
+  const own = await client.delete('/booking', { headers: caller.session.headers, body: { session: victim.session.session } })
+  assert.equal(own.status, 400, own.text)
+  assert.deepEqual(own.body.errors.map((e: { field: string }) => e.field), ['session'])
+  assert.equal((await bookingRow(service, victim.booking.id)).status, 'held')
+  assert.equal((await bookingRow(service, caller.booking.id)).status, 'held')
+})
+
+test('DELETE /booking with no body, an empty JSON body or {} releases the hold', async (t) => {
+  const service = await build(t)
+  const client = service.client()
+  const sends: [string, (headers: Record<string, string>) => Promise<ApiResponse>][] = [
+    ['no body', (headers) => client.delete('/booking', { headers })],
+    ['empty application/json', (headers) => client.delete('/booking', { headers: { ...headers, 'content-type': 'application/json' }, body: '', raw: true })],
+    ['{}', (headers) => client.delete('/booking', { headers, body: {} })],
+  ]
+  for (const [label, send] of sends) {
+    const { session, booking } = await holding(client, ALFAMA)
+    const res = await send(session.headers)
+    assert.equal(res.status, 200, `${label}: ${res.text}`)
+    assert.equal(res.body.id, booking.id)
+    assert.equal(res.body.status, 'released', label)
+  }
 })
 
 test('DELETE /booking well ahead cancels a confirmed booking with a 0% fee and frees its seats', async (t) => {

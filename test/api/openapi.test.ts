@@ -214,3 +214,64 @@ test('component schemas have real names, and every record and body refers to one
     }
   }
 })
+
+test('every operation documents what the HTTP layer refuses before any route runs: 400 bad_request, 408, 417 and 431', async (t) => {
+  const service = await build(t)
+  const document = await openapi(service)
+  assert.equal(document['x-error-codes'].expectation_failed?.status, 417)
+  assert.equal(document['x-error-codes'].headers_too_large?.status, 431)
+  for (const [method, path, op] of operations(document)) {
+    const name = `${method} ${path}`
+    assert.ok(documentedCodes(op, 400).includes('bad_request'), `${name} documents 400 bad_request`)
+    assert.ok(documentedCodes(op, 408).includes('request_timeout'), `${name} documents 408`)
+    assert.deepEqual(documentedCodes(op, 417), ['expectation_failed'], `${name} documents 417`)
+    assert.deepEqual(documentedCodes(op, 431), ['headers_too_large'], `${name} documents 431`)
+  }
+})
+
+test('POST /session documents the X-CSRF-Token and Set-Cookie headers it answers with, and the index the cookie', async (t) => {
+  const service = await build(t)
+  const { paths } = await openapi(service)
+  const granted = paths['/session'].post.responses['200'].headers ?? {}
+  assert.deepEqual(Object.keys(granted).sort(), ['Set-Cookie', 'X-CSRF-Token'])
+  assert.match(granted['Set-Cookie'].description, /^When the request named no live session: sid=<session id>; .*HttpOnly; SameSite=Lax/)
+  assert.match(granted['Set-Cookie'].description, /Path=\/api\/<instance prefix>/)
+  assert.deepEqual(Object.keys(paths['/'].get.responses['200'].headers ?? {}), ['Set-Cookie'])
+  assert.equal(paths['/tours'].get.responses['200'].headers, undefined, 'a route that makes no session sets no cookie')
+
+  // What is documented is what is sent.
+  const res = await service.client().post('/session')
+  assert.equal(res.headers.get('x-csrf-token'), res.body.csrf_token)
+  assert.match(res.headers.get('set-cookie') ?? '', new RegExp(`^sid=${res.body.session}; Max-Age=2592000; Path=/api/lisbon; HttpOnly; SameSite=Lax$`))
+})
+
+test('POST /session and DELETE /booking document an optional body that takes no fields', async (t) => {
+  const service = await build(t)
+  const document = await openapi(service)
+  for (const [method, path] of [['post', '/session'], ['delete', '/booking']]) {
+    const body = document.paths[path][method].requestBody
+    assert.equal(body?.required, false, `${method} ${path}: the body may be left out`)
+    assert.deepEqual(body.content['application/json'].schema, { $ref: '#/components/schemas/NoBody' })
+  }
+  const noBody = document.components.schemas.NoBody as { type: string, properties: object, additionalProperties: boolean }
+  assert.deepEqual([noBody.type, noBody.properties, noBody.additionalProperties], ['object', {}, false])
+  for (const [method, path] of [['post', '/booking'], ['post', '/checkout'], ['post', '/contact'], ['post', '/newsletter']]) {
+    assert.equal(document.paths[path][method].requestBody?.required, true, `${method} ${path} needs its body`)
+  }
+})
+
+test('every route that reads a session documents X-Session with its pattern and 400 validation_failed for a malformed one', async (t) => {
+  const service = await build(t)
+  const document = await openapi(service)
+  const readers = operations(document).filter(([, , op]) => (op.parameters ?? []).some((p) => p.in === 'header' && p.name === 'X-Session'))
+  assert.deepEqual(readers.map(([method, path]) => `${method} ${path}`).sort(),
+    ['DELETE /booking', 'GET /', 'GET /booking', 'POST /booking', 'POST /checkout', 'POST /contact', 'POST /newsletter', 'POST /session'])
+  for (const [method, path, op] of readers) {
+    const header = op.parameters!.find((p) => p.name === 'X-Session')!
+    assert.equal(header.schema.pattern, '^[a-z0-9]{12}$')
+    assert.match((header as unknown as { description: string }).description, /400 validation_failed/)
+    assert.ok(documentedCodes(op, 400).includes('validation_failed'), `${method} ${path} documents 400 validation_failed`)
+  }
+  const query = document.paths['/booking'].get.parameters!.find((p) => p.in === 'query' && p.name === 'session')
+  assert.equal(query?.schema.pattern, '^[a-z0-9]{12}$')
+})

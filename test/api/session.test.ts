@@ -108,16 +108,62 @@ test('POST /session naming an unknown session id gets a new session, not the one
   assert.deepEqual(stored.map((s) => s.id), [res.body.session])
 })
 
-test('POST /session naming a garbage session id (cookie or header) gets a new session', async (t) => {
+test('POST /session with a garbage sid cookie gets a new session (a browser may carry a stale one)', async (t) => {
   const service = await build(t)
   const client = service.client()
-  for (const headers of [{ 'x-session': 'NOT-A-SESSION' }, { cookie: 'sid=../../etc' }, { cookie: 'sid=abc' }, { 'x-session': 'abcdefghijklm' }]) {
+  for (const headers of [{ cookie: 'sid=../../etc' }, { cookie: 'sid=abc' }, { cookie: 'sid=ABCDEFGHIJKL' }]) {
     const res = await client.post('/session', undefined, { headers })
     assert.equal(res.status, 200, JSON.stringify(headers))
     assert.match(res.body.session, SESSION_ID)
     assert.equal(res.headers.get('x-csrf-token'), res.body.csrf_token)
   }
-  assert.equal(await countSessions(service), 4)
+  assert.equal(await countSessions(service), 3)
+})
+
+test('POST /session with an X-Session that cannot be a session id is 400 validation_failed naming X-Session, and makes no session', async (t) => {
+  const service = await build(t)
+  const client = service.client()
+  for (const value of ['NOT-A-SESSION', 'abcdefghijklm', 'abcdefghijk', 'ABCDEFGHIJKL', '']) {
+    const res = await client.post('/session', undefined, { headers: { 'x-session': value } })
+    assert.equal(res.status, 400, JSON.stringify(value))
+    assert.equal(res.body.code, 'validation_failed')
+    assert.deepEqual(res.body.errors.map((e: { field: string }) => e.field), ['X-Session'])
+    assert.equal(res.headers.get('set-cookie'), null)
+  }
+  assert.equal(await countSessions(service), 0)
+})
+
+test('POST /session takes no body fields: each is 400 validation_failed naming it, and no session is made', async (t) => {
+  const service = await build(t)
+  const client = service.client()
+  const live = await client.session()
+  for (const [body, field] of [[{ session: live.session }, 'session'], [{ remember: true }, 'remember'], [[], 'body'], [null, 'body']] as const) {
+    const res = await client.post('/session', body)
+    assert.equal(res.status, 400, res.text)
+    assert.equal(res.body.code, 'validation_failed')
+    assert.deepEqual(res.body.errors.map((e: { field: string }) => e.field), [field])
+    assert.equal(res.headers.get('set-cookie'), null)
+  }
+  assert.equal(await countSessions(service), 1)
+})
+
+test('POST /session with no body, an empty JSON body or {} answers a session', async (t) => {
+  const service = await build(t)
+  const client = service.client()
+  const answers = [
+    await client.post('/session'),
+    await client.post('/session', '', { raw: true, headers: { 'content-type': 'application/json' } }),
+    await client.post('/session', {}),
+    await client.post('/session', '', { raw: true, headers: { 'content-type': 'text/plain' } }),
+  ]
+  for (const res of answers) {
+    assert.equal(res.status, 200, res.text)
+    assert.match(res.body.session, SESSION_ID)
+  }
+  // Nor does a body name the session: the session named by X-Session comes back.
+  const live = await client.session()
+  const kept = await client.post('/session', {}, { headers: { 'x-session': live.session } })
+  assert.equal(kept.body.session, live.session)
 })
 
 test('POST /session naming a session past its expires_at gets a new session', async (t) => {

@@ -101,6 +101,37 @@ describe('the booking page in Chromium', { skip: browserSkipReason(), timeout: 1
     await guest.close()
   })
 
+  test('a first visit logs no console error and asks for no booking it cannot have; a reload with a hold asks, one after a release does not', async () => {
+    const guest = await openGuestPage(browser)
+    const { page } = guest
+    const bookingReads: string[] = []
+    page.on('request', (request) => {
+      if (request.method() === 'GET' && new URL(request.url()).pathname === '/api/lisbon/booking') bookingReads.push(page.url())
+    })
+    await page.goto(bookingPageUrl(server.origin, 'lisbon'))
+    await page.locator('.tour-card').first().waitFor()
+    await page.goto(bookingPageUrl(server.origin, 'lisbon', 'alfama-walk'))
+    await page.locator('input[name="start"]').first().waitFor({ state: 'attached' })
+    await page.waitForLoadState('networkidle')
+    assert.deepEqual(guest.consoleErrors, [], 'the first load logs no console error')
+    assert.deepEqual(bookingReads, [], 'a page that made no hold does not ask for one')
+
+    await chooseFirstOpenTime(page)
+    await holdSeats(page)
+    await page.reload()
+    await page.locator('#hold-title').filter({ hasText: 'Your seats are held' }).waitFor()
+    assert.equal(bookingReads.length, 1, 'a reload with a hold asks for it')
+    await page.click('#release-button')
+    await page.locator('#hold-message').filter({ hasText: 'Your seats have been released' }).waitFor()
+    await page.reload()
+    await page.locator('input[name="start"]').first().waitFor({ state: 'attached' })
+    await page.waitForLoadState('networkidle')
+    assert.equal(bookingReads.length, 1, 'a reload after the release does not ask')
+    assert.deepEqual(guest.consoleErrors, [])
+    assert.deepEqual(guest.faults, [])
+    await guest.close()
+  })
+
   test('a reload keeps the hold, and releasing it gives the seats back so the API shows no booking', async () => {
     const guest = await openGuestPage(browser)
     const { page } = guest

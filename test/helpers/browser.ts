@@ -36,6 +36,11 @@ export interface GuestPage {
   page: Page
   /** Page errors and Content-Security-Policy refusals seen so far; a test ends by checking it is empty. */
   faults: string[]
+  /**
+   * Every console error so far, including the ones Chromium logs for an answer of 4xx or 5xx.
+   * Steps that provoke a refusal on purpose log one, so only some steps can expect none.
+   */
+  consoleErrors: string[]
   close(): Promise<void>
 }
 
@@ -44,11 +49,14 @@ export async function openGuestPage(browser: Browser, options: BrowserContextOpt
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB', timezoneId: 'Europe/Lisbon', ...options })
   const page = await context.newPage()
   const faults: string[] = []
+  const consoleErrors: string[] = []
   page.on('pageerror', (err) => faults.push(`page error: ${err.message}`))
   page.on('console', (message) => {
-    if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) faults.push(`CSP: ${message.text()}`)
+    if (message.type() !== 'error') return
+    consoleErrors.push(`${message.text()} (${message.location().url})`)
+    if (/Content Security Policy/i.test(message.text())) faults.push(`CSP: ${message.text()}`)
   })
-  return { page, faults, close: () => context.close() }
+  return { page, faults, consoleErrors, close: () => context.close() }
 }
 
 /**

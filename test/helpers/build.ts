@@ -4,11 +4,7 @@ import { buildApp, type App, type AppOptions } from '../../src/app.ts'
 import { parseCatalog } from '../../src/config/catalog.ts'
 import { DEMO_CATALOG_PATH } from '../../src/config/env.ts'
 import { MemoryBuckets } from '../../src/http/rate-limit.ts'
-import type { AppContext } from '../../src/http/request-context.ts'
-import { bookingService } from '../../src/services/bookings.ts'
-import { buildInstanceCatalog } from '../../src/services/instance-catalog.ts'
-import { loadServerSecret } from '../../src/store/secrets.ts'
-import { openStore } from '../../src/store/store.ts'
+import { closeContext, openContext, type AppContext } from '../../src/context.ts'
 import { ApiClient } from './client.ts'
 import { ContractChecker } from './contract.ts'
 import { freshDatabase } from './database.ts'
@@ -60,19 +56,11 @@ export async function startService(options: StartOptions = {}): Promise<StartedS
   const database = await freshDatabase(options.postgresUrl)
   const clock = options.clock ?? new ManualClock(DEFAULT_NOW)
   const instances = parseCatalog(JSON.stringify(options.catalog ?? demoCatalog()), 'test catalog', options.holdSeconds ?? null)
-  const store = await openStore(database.target)
-  const context: AppContext = {
-    store,
-    clock,
-    catalogs: new Map(instances.map((i) => [i.prefix, buildInstanceCatalog(i)])),
-    secret: await loadServerSecret(store.db, 'csrf'),
-    bookings: bookingService(store),
-    rateLimiter: options.rateLimits ? new MemoryBuckets() : null,
-  }
-  const app = await buildApp(context, { trustProxy: options.trustProxy })
+  const context = await openContext({ database: database.target, instances, clock, rateLimiter: options.rateLimits ? new MemoryBuckets() : null })
+  const app = await buildApp(context, { trustProxy: options.trustProxy, database: database.target })
   const close = async () => {
     await app.close()
-    await store.close()
+    await closeContext(context)
     await database.drop()
   }
   try {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import http from 'node:http'
+import net from 'node:net'
 import { sql } from 'kysely'
 import type { TestService } from '../helpers/build.ts'
 
@@ -83,6 +84,32 @@ export function raw(service: TestService, request: RawRequest): Promise<RawRespo
       }
     }
     send().catch((err) => { if (!answered) reject(err) })
+  })
+}
+
+/**
+ * Bytes exactly as given on a fresh TCP connection, for what node:http will not send (no
+ * Host, a broken request line, CONNECT); the answer after any 1xx is parsed as `raw` parses it.
+ * The connection must end (the server closes it, or `text` ends with a request saying so).
+ */
+export function exchange(service: TestService, text: string): Promise<RawResponse> {
+  const url = new URL(service.origin)
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(url.port), url.hostname, () => socket.write(text))
+    const parts: Buffer[] = []
+    socket.on('data', (part: Buffer) => parts.push(part))
+    socket.on('error', reject)
+    socket.on('close', () => {
+      const answer = Buffer.concat(parts).toString('utf8').replace(/^(HTTP\/1\.1 1\d\d [^\r]*\r\n\r\n)+/, '')
+      const split = answer.indexOf('\r\n\r\n')
+      if (split < 0) return reject(new Error(`no answer to ${JSON.stringify(text.slice(0, 80))}: ${JSON.stringify(answer)}`))
+      const [statusLine, ...lines] = answer.slice(0, split).split('\r\n')
+      const headers: http.IncomingHttpHeaders = {}
+      for (const line of lines) headers[line.slice(0, line.indexOf(':')).toLowerCase()] = line.slice(line.indexOf(':') + 1).trim()
+      const body = answer.slice(split + 4)
+      const type = String(headers['content-type'] ?? '')
+      resolve({ status: Number(statusLine.split(' ')[1]), headers, text: body, body: type.includes('json') && body !== '' ? JSON.parse(body) : body })
+    })
   })
 }
 

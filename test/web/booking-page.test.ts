@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { ERROR_CODES, type ErrorCode } from '../../src/http/error-codes.ts'
+import { ERROR_CODES, type ErrorCode } from '../../src/errors/codes.ts'
 import { ApiProblem } from '../../web/src/api.ts'
 import { explain } from '../../web/src/problems.ts'
 import { build, demoCatalog } from '../helpers/build.ts'

@@ -2,6 +2,7 @@ import type { Booking } from '../../src/schemas/booking.ts'
 import { Api, ApiProblem } from './api.ts'
 import { focusOn } from './dom.ts'
 import { Formats } from './format.ts'
+import { HoldMemory } from './hold-memory.ts'
 import { renderTourList } from './views/tour-list.ts'
 import { renderTourPage } from './views/tour-page.ts'
 
@@ -18,6 +19,8 @@ export interface View {
  */
 export class Page {
   readonly api: Api
+  /** Whether there may be a hold to resume; the booking section keeps it up to date. */
+  readonly holds: HoldMemory
   readonly formats: Formats
   readonly operatorName: string
   private view: View | null = null
@@ -25,6 +28,7 @@ export class Page {
   constructor(private readonly root: HTMLElement) {
     const { api, name, timezone, currency } = root.dataset
     this.api = new Api(api!)
+    this.holds = new HoldMemory(api!, () => this.api.serverNow())
     this.operatorName = name!
     this.formats = new Formats(navigator.languages?.[0] ?? navigator.language ?? 'en', timezone!, currency!)
   }
@@ -74,15 +78,21 @@ export class Page {
 
   /**
    * The visitor's live hold from an earlier visit (the `sid` cookie names the session), so
-   * a reload continues where the guest was. No hold, or no session yet, is the usual case.
+   * a reload continues where the guest was. No hold, or no session yet, is the usual case:
+   * then the page does not ask at all.
    */
   private async heldBooking(): Promise<Booking | null> {
+    if (!this.holds.mayHoldSeats()) return null
     try {
       const booking = await this.api.get<Booking>('/booking')
       const live = booking.status === 'held' && Date.parse(booking.hold_expires_at ?? '') > this.api.serverNow()
+      this.holds.note(live ? booking : null)
       return live ? booking : null
     } catch (err) {
-      if (err instanceof ApiProblem) return null
+      if (err instanceof ApiProblem) {
+        if (err.code === 'no_booking') this.holds.note(null)
+        return null
+      }
       throw err
     }
   }

@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../../src/http/error-codes.ts'
+import type { GuestErrorCode as ErrorCode } from '../../src/errors/codes.ts'
 import { ApiProblem } from './api.ts'
 
 /**
@@ -41,6 +41,7 @@ const EXPLAIN: Record<ErrorCode | 'network', (problem: ApiProblem) => Explanatio
   invalid_json: () => ({ place: 'action', text: RELOAD }),
   unsupported_media_type: () => ({ place: 'action', text: RELOAD }),
   method_not_allowed: () => ({ place: 'action', text: RELOAD }),
+  expectation_failed: () => ({ place: 'action', text: RELOAD }),
   validation_failed: validation,
   csrf_missing: () => ({ place: 'action', text: 'Your booking session could not be verified. Please reload the page and try again.' }),
   csrf_invalid: () => ({ place: 'action', text: 'Your booking session could not be verified. Please reload the page and try again.' }),

@@ -89,6 +89,7 @@ export class BookingSection {
 
   private showHold(booking: Booking, moveFocus: boolean): void {
     this.booking = booking
+    this.page.holds.note(booking)
     this.form.setHeld(booking)
     this.panel.show(booking, moveFocus)
   }
@@ -125,6 +126,7 @@ export class BookingSection {
 
   private afterRelease(text: string): void {
     this.booking = null
+    this.page.holds.note(null)
     this.form.setHeld(null)
     this.panel.hide()
     const message = this.form.message('action')
@@ -149,6 +151,7 @@ export class BookingSection {
 
   private lapse(reason: string): void {
     this.booking = null
+    this.page.holds.note(null)
     this.form.setHeld(null)
     this.panel.showLapsed(reason)
     void this.loadAvailability(this.form.firstDay())
@@ -156,6 +159,7 @@ export class BookingSection {
 
   private showConfirmation(booking: Booking): void {
     this.booking = booking
+    this.page.holds.note(booking)
     this.panel.stop()
     const done = confirmation(this.page, booking, this.policies)
     replaceContent(this.element, done)

@@ -1,4 +1,4 @@
-import { ERROR_CODES, type ErrorCode } from './error-codes.ts'
+import { ERROR_CODES, type ErrorCode } from './codes.ts'
 
 export interface FieldError {
   field: string

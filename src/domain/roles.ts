@@ -1,0 +1,29 @@
+/** What a staff member or an API key may do (OPERATOR.md, "Roles"). */
+export const ROLES = ['guide', 'viewer', 'staff', 'manager'] as const
+export type Role = typeof ROLES[number]
+
+export const PERMISSIONS = {
+  'departures.read': 'read departures and their manifests',
+  'check-in': 'check in, mark no-show, undo either',
+  'bookings.read': 'read bookings, the audit log, exports, the event feed',
+  'bookings.change': 'booking actions: confirm, decline, cancel, change, create',
+  'departures.change': 'departure changes: close, reopen, capacity, note, cancel, add',
+  'catalog.manage': 'catalog, settings, promo codes, policy',
+  'access.manage': 'webhooks, API keys, staff accounts, privacy export and erase',
+} as const
+export type Permission = keyof typeof PERMISSIONS
+
+const GRANTS: Record<Role, readonly Permission[]> = {
+  guide: ['departures.read', 'check-in'],
+  viewer: ['departures.read', 'bookings.read'],
+  staff: ['departures.read', 'check-in', 'bookings.read', 'bookings.change', 'departures.change'],
+  manager: Object.keys(PERMISSIONS) as Permission[],
+}
+
+export function roleMay(role: Role, permission: Permission): boolean {
+  return GRANTS[role].includes(permission)
+}
+
+export function isRole(value: unknown): value is Role {
+  return typeof value === 'string' && (ROLES as readonly string[]).includes(value)
+}
