@@ -25,6 +25,7 @@ import { enforceRateLimit } from './http/rate-limit.ts'
 import { attachRouteChecks } from './http/route-checks.ts'
 import type { AppContext } from './context.ts'
 import { bookingPageRoutes } from './web/booking-page.ts'
+import { ADMIN_ROUTE_PREFIX, adminApi } from './admin/plugin.ts'
 
 export const BODY_LIMIT_BYTES = 64 * 1024
 /**
@@ -49,6 +50,8 @@ export interface AppOptions {
   reuseAnswers?: boolean
   /** Fastify's trustProxy: whose X-Forwarded-For names the client address. */
   trustProxy?: FastifyServerOptions['trustProxy']
+  /** Serve the operator API under /admin (TOURDESK_ADMIN, default on). */
+  admin?: boolean
   /** Where the database is; on SQLite, /readyz also checks that its disk has room (readiness.ts). */
   database?: DatabaseTarget
 }
@@ -113,6 +116,8 @@ export async function buildApp(context: AppContext, options: AppOptions = {}) {
     await api.register(policyRoutes)
     await api.register(openApiRoutes(instanceRoutes))
   }, { prefix: INSTANCE_ROUTE_PREFIX })
+
+  if (options.admin ?? true) await app.register(adminApi(app), { prefix: ADMIN_ROUTE_PREFIX })
 
   await app.register(bookingPageRoutes)
 

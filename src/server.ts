@@ -12,7 +12,7 @@ async function main(): Promise<void> {
   const log = pino({ level: settings.logLevel })
   const context = await createContext(settings, systemClock, log)
   const app = await buildApp(context, {
-    loggerInstance: log, requestLog: settings.requestLog, reuseAnswers: settings.reuseAnswers, trustProxy: settings.trustProxy, database: settings.database,
+    loggerInstance: log, requestLog: settings.requestLog, reuseAnswers: settings.reuseAnswers, admin: settings.adminApi, trustProxy: settings.trustProxy, database: settings.database,
   })
 
   const sweep = setInterval(() => {

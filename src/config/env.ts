@@ -29,6 +29,8 @@ export interface Settings {
   logLevel: string
   /** Log every request and its answer (costs 15–30 % of throughput on light endpoints). */
   requestLog: boolean
+  /** TOURDESK_ADMIN: off answers 404 to everything under /admin, for nodes that face the public internet. */
+  adminApi: boolean
   /** Keep serialized tour lists and availability answers for reuse (see README, "Fresh answers, reused"). */
   reuseAnswers: boolean
   secret: string | null
@@ -116,6 +118,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     holdSecondsOverride: holdRaw === undefined || holdRaw === '' ? null : integerSetting(env, 'TOURDESK_HOLD_SECONDS', 0, 1, 86400),
     rateLimits: onOffSetting(env, 'TOURDESK_RATE_LIMITS', 'on'),
     requestLog: onOffSetting(env, 'TOURDESK_REQUEST_LOG', 'off'),
+    adminApi: onOffSetting(env, 'TOURDESK_ADMIN', 'on'),
     reuseAnswers: onOffSetting(env, 'TOURDESK_REUSE_ANSWERS', 'on'),
     logLevel,
     secret,

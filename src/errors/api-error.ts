@@ -13,7 +13,15 @@ export class ApiError extends Error {
   constructor(
     readonly code: ErrorCode,
     detail: string,
-    extra: { errors?: FieldError[], remaining?: number, min?: number, max?: number, headers?: Record<string, string> } = {},
+    extra: {
+      errors?: FieldError[], remaining?: number, min?: number, max?: number, headers?: Record<string, string>
+      /** invalid_transition: the booking's status now. */
+      booking_status?: string
+      /** capacity_below_booked: the seats already taken. */
+      seats_taken?: number
+      /** precondition_failed: the current version. */
+      version?: number
+    } = {},
   ) {
     super(detail)
     this.status = ERROR_CODES[code].status

@@ -19,7 +19,7 @@ type JsonSchema = Record<string, unknown>
 const EVERY_ROUTE: ErrorCode[] = ['bad_request', 'request_timeout', 'expectation_failed', 'headers_too_large', 'not_found', 'method_not_allowed', 'rate_limited', 'internal', 'unavailable']
 /** The Origin check and the JSON body reader run on every POST and DELETE, whether or not the route takes a body. */
 const STATE_CHANGING: ErrorCode[] = ['payload_too_large', 'unsupported_media_type', 'invalid_json', 'origin_not_allowed']
-const STATE_CHANGING_METHODS = new Set(['POST', 'DELETE'])
+const STATE_CHANGING_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 /** A body, query or path schema rejects what it does not accept. */
 const WITH_SCHEMA: ErrorCode[] = ['validation_failed']
 
@@ -75,8 +75,8 @@ function successHeaders(route: RouteOptions): Record<string, JsonSchema> | undef
   return Object.keys(headers).length > 0 ? headers : undefined
 }
 
-function errorResponses(route: RouteOptions): Record<string, JsonSchema> {
-  const codes = new Set<ErrorCode>([...EVERY_ROUTE, ...(route.config?.errors ?? [])])
+function errorResponses(route: RouteOptions, extra: ErrorCode[]): Record<string, JsonSchema> {
+  const codes = new Set<ErrorCode>([...EVERY_ROUTE, ...extra, ...(route.config?.errors ?? [])])
   if ([route.method].flat().some((m) => STATE_CHANGING_METHODS.has(m))) STATE_CHANGING.forEach((c) => codes.add(c))
   // A route that reads the session also refuses a malformed X-Session or session parameter.
   if (route.schema?.body || route.schema?.querystring || route.schema?.params || route.config?.session) WITH_SCHEMA.forEach((c) => codes.add(c))
@@ -84,30 +84,56 @@ function errorResponses(route: RouteOptions): Record<string, JsonSchema> {
   for (const code of codes) byStatus.set(ERROR_CODES[code].status, [...(byStatus.get(ERROR_CODES[code].status) ?? []), code])
   return Object.fromEntries([...byStatus].sort(([a], [b]) => a - b).map(([status, list]) => [String(status), {
     description: list.map((c) => `\`${c}\`: ${ERROR_CODES[c].title}`).join('; '),
-    headers: status === 405 ? { Allow: { schema: { type: 'string' } } } : status === 429 ? { 'Retry-After': { schema: { type: 'integer' } } } : undefined,
+    headers: status === 405 ? { Allow: { schema: { type: 'string' } } } : status === 429 ? { 'Retry-After': { schema: { type: 'integer' } } }
+      : status === 401 ? { 'WWW-Authenticate': { schema: { type: 'string' } } } : undefined,
     content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
     'x-error-codes': list,
   }]))
 }
 
-/** The OpenAPI 3.1 document of the instance routes, built from the schemas that validate and serialize them. */
-export function buildOpenApiDocument(routes: RouteOptions[]): JsonSchema {
+/** What sets one API's document apart: where its routes live, which error codes it speaks, how callers authenticate. */
+export interface DocumentSpec {
+  routePrefix: string
+  surface: 'guest' | 'operator'
+  title: string
+  description: string
+  /** OpenAPI security schemes, and the requirement applied to each operation that is not public. */
+  securitySchemes?: Record<string, JsonSchema>
+  security?: (route: RouteOptions) => Array<Record<string, string[]>> | undefined
+  /** Error codes an operation can answer because of how it is secured. */
+  securityErrors?: (route: RouteOptions) => ErrorCode[]
+}
+
+const GUEST_DOCUMENT: DocumentSpec = {
+  routePrefix: INSTANCE_ROUTE_PREFIX,
+  surface: 'guest',
+  title: 'tourdesk booking API',
+  description: 'Tours, availability, held bookings and checkout for one tour operator. Errors are RFC 9457 problem+json; x-error-codes lists every code.',
+}
+
+/** The OpenAPI 3.1 document of one API's routes, built from the schemas that validate and serialize them. */
+export function buildOpenApiDocument(routes: RouteOptions[], spec: DocumentSpec = GUEST_DOCUMENT): JsonSchema {
   const components: Record<string, JsonSchema> = {}
   const paths: Record<string, Record<string, JsonSchema>> = {}
   for (const route of routes) {
-    const path = route.url.slice(INSTANCE_ROUTE_PREFIX.length).replace(/:([a-z_]+)/g, '{$1}') || '/'
+    const path = route.url.slice(spec.routePrefix.length).replace(/:([a-z_]+)/g, '{$1}') || '/'
     for (const method of [route.method].flat()) {
       if (method === 'HEAD') continue
-      const success = (route.schema?.response as Record<string, unknown> | undefined)?.['200']
+      const responses = route.schema?.response as Record<string, unknown> | undefined
+      const successStatus = Object.keys(responses ?? {}).find((status) => status.startsWith('2')) ?? '200'
+      const success = responses?.[successStatus]
+      const extraErrors = spec.securityErrors?.(route) ?? []
       paths[path] ??= {}
       paths[path][method.toLowerCase()] = {
-        operationId: `${method.toLowerCase()}${path.replace(/[{}]/g, '').split(/[/_.]/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('') || 'Index'}`,
+        operationId: `${method.toLowerCase()}${path.replace(/[{}]/g, '').split(/[/_.-]/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('') || 'Index'}`,
         summary: route.config?.summary,
+        description: route.config?.description,
+        security: spec.security?.(route),
         parameters: parameters(route, components),
         requestBody: route.schema?.body ? { required: requiresBody(route.schema.body), content: { 'application/json': { schema: toDocumentSchema(route.schema.body, components) } } } : undefined,
         responses: {
-          200: { description: 'Success', headers: successHeaders(route), content: { 'application/json': { schema: toDocumentSchema(success ?? {}, components) } } },
-          ...errorResponses(route),
+          [successStatus]: { description: 'Success', headers: successHeaders(route), content: { 'application/json': { schema: toDocumentSchema(success ?? {}, components) } } },
+          ...errorResponses(route, extraErrors),
         },
       }
     }
@@ -115,21 +141,22 @@ export function buildOpenApiDocument(routes: RouteOptions[]): JsonSchema {
   toDocumentSchema(Problem, components)
   return JSON.parse(JSON.stringify({
     openapi: '3.1.0',
-    info: {
-      title: 'tourdesk booking API',
-      version: API_VERSION,
-      description: 'Tours, availability, held bookings and checkout for one tour operator. Errors are RFC 9457 problem+json; x-error-codes lists every code.',
-    },
+    info: { title: spec.title, version: API_VERSION, description: spec.description },
     paths,
-    components: { schemas: components },
-    'x-error-codes': Object.fromEntries(codesOfSurface('guest').map((code) => [code, { status: ERROR_CODES[code].status, title: ERROR_CODES[code].title }])),
+    components: { schemas: components, securitySchemes: spec.securitySchemes },
+    'x-error-codes': Object.fromEntries(codesOfSurface(spec.surface).map((code) => [code, { status: ERROR_CODES[code].status, title: ERROR_CODES[code].title }])),
   }))
 }
 
-export function collectInstanceRoutes(app: FastifyInstance): RouteOptions[] {
+/** Collects the routes registered under `prefix` (a route and its trailing-slash twin counted once). */
+export function collectRoutes(app: FastifyInstance, prefix: string): RouteOptions[] {
   const routes: RouteOptions[] = []
   app.addHook('onRoute', (route) => {
-    if (route.url.startsWith(INSTANCE_ROUTE_PREFIX) && !route.url.endsWith('/')) routes.push(route)
+    if (route.url.startsWith(prefix) && !route.url.endsWith('/')) routes.push(route)
   })
   return routes
+}
+
+export function collectInstanceRoutes(app: FastifyInstance): RouteOptions[] {
+  return collectRoutes(app, INSTANCE_ROUTE_PREFIX)
 }

@@ -1,6 +1,8 @@
 import type { AppContext } from '../context.ts'
 import type { ErrorCode } from '../errors/codes.ts'
+import type { Access } from '../admin/access.ts'
 import type { InstanceCatalog } from '../services/instance-catalog.ts'
+import type { StaffIdentity } from '../services/staff-auth.ts'
 import type { RateClass } from './rate-limit.ts'
 import type { LiveSession } from './session.ts'
 
@@ -11,6 +13,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     catalog: InstanceCatalog
     session: LiveSession | null
+    /** The staff member or API key behind an operator API request (set by enforceAccess). */
+    staff: StaffIdentity | null
   }
   interface FastifyContextConfig {
     /** How the route uses the visitor's session: read it, or create one when there is none. */
@@ -26,5 +30,9 @@ declare module 'fastify' {
     /** Headers the route's success answer carries, by name, with what each holds (for openapi.json). */
     responseHeaders?: Record<string, string>
     summary?: string
+    /** Operator routes: who may call it (src/admin/access.ts); every operator route must say. */
+    access?: Access
+    /** Longer explanation for the API document. */
+    description?: string
   }
 }

@@ -1,0 +1,73 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify'
+import { ApiError } from '../errors/api-error.ts'
+import { readMissingBodyAsEmpty, rejectForbiddenBodyKeys, requiresBody } from '../http/json-body.ts'
+import { buildOpenApiDocument, collectRoutes, type DocumentSpec } from '../http/openapi.ts'
+import { hasIntegerQuery, parseStrictQueryIntegers } from '../http/query-integers.ts'
+import { enforceRateLimit } from '../http/rate-limit.ts'
+import { enforceAccess, requireAccessRule } from './access.ts'
+import { sessionRoutes } from './routes/session.ts'
+
+/** Every operator route lives under this, one instance per prefix (OPERATOR.md, "Surfaces"). */
+export const ADMIN_ROUTE_PREFIX = '/admin/api/:instance'
+
+type Check = (request: FastifyRequest) => Promise<void>
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
+
+/**
+ * Each operator route gets the one access check (credential, role, then CSRF and Origin
+ * for staff writes) after its body is parsed and before it is validated, the place the
+ * guest API gives its 403s; a route that declares no access rule stops the start-up.
+ */
+function attachAdminChecks(route: RouteOptions): void {
+  requireAccessRule(route)
+  const checks: Check[] = []
+  if (hasIntegerQuery(route.schema?.querystring)) checks.push(parseStrictQueryIntegers)
+  checks.push(enforceAccess)
+  if (![route.method].flat().every((m) => READ_METHODS.has(m))) checks.push(rejectForbiddenBodyKeys)
+  if (route.schema?.body && !requiresBody(route.schema.body)) checks.push(readMissingBodyAsEmpty)
+  route.preValidation = [...checks, ...[route.preValidation ?? []].flat()]
+}
+
+const OPERATOR_DOCUMENT: DocumentSpec = {
+  routePrefix: ADMIN_ROUTE_PREFIX,
+  surface: 'operator',
+  title: 'tourdesk operator API',
+  description: 'What the people who run the tours use: bookings, departures and manifests, staff and API keys, the audit log. '
+    + 'Authenticate with an API key (Authorization: Bearer tdk_…) or a staff session (the td_staff cookie from POST /session, with '
+    + 'X-CSRF-Token on every write). Errors are RFC 9457 problem+json; x-error-codes lists every code.',
+  securitySchemes: {
+    apiKey: { type: 'http', scheme: 'bearer', description: 'An API key, tdk_ followed by at least 32 letters and digits' },
+    staffSession: { type: 'apiKey', in: 'cookie', name: 'td_staff', description: 'A staff session from POST /session; writes also need X-CSRF-Token' },
+  },
+  security: (route): Array<Record<string, string[]>> => route.config?.access === 'public' ? [] : [{ apiKey: [] }, { staffSession: [] }],
+  securityErrors: (route) => {
+    const access = route.config?.access
+    if (access === 'public') return []
+    const writes = [route.method].flat().some((m) => !READ_METHODS.has(m))
+    return ['unauthenticated', ...(access === 'signed-in' ? [] : ['forbidden' as const]), ...(writes ? ['csrf_missing' as const, 'csrf_invalid' as const] : [])]
+  },
+}
+
+/** The operator API, registered only when TOURDESK_ADMIN is on. */
+export function adminApi(app: FastifyInstance): FastifyPluginAsyncTypebox {
+  const routes = collectRoutes(app, ADMIN_ROUTE_PREFIX)
+  return async (admin) => {
+    admin.decorateRequest('staff', null)
+    admin.addHook('onRequest', async (request) => {
+      const catalog = app.tourdesk.catalogs.get((request.params as { instance: string }).instance)
+      if (!catalog) throw new ApiError('not_found', `Nothing is at ${request.url.split('?')[0]}`)
+      request.catalog = catalog
+    })
+    if (app.tourdesk.rateLimiter) admin.addHook('onRequest', enforceRateLimit)
+    admin.addHook('onRoute', attachAdminChecks)
+    await admin.register(sessionRoutes)
+
+    let document: Record<string, unknown> | undefined
+    admin.get('/openapi.json', { config: { access: 'public', summary: 'This OpenAPI 3.1 description of the operator API' } }, async (request, reply) => {
+      document ??= buildOpenApiDocument(routes, OPERATOR_DOCUMENT)
+      reply.header('Cache-Control', 'public, max-age=300')
+      return { ...document, servers: [{ url: `/admin/api/${request.catalog.instance.prefix}`, description: request.catalog.instance.name }] }
+    })
+  }
+}

@@ -1,0 +1,97 @@
+import { Type, type Static } from 'typebox'
+import { Instant, Nullable } from '../common.ts'
+import { named } from '../named.ts'
+
+export const Role = named('Role', Type.Union([Type.Literal('guide'), Type.Literal('viewer'), Type.Literal('staff'), Type.Literal('manager')], {
+  description: 'guide, viewer, staff or manager (OPERATOR.md, "Roles")',
+}))
+export type RoleName = Static<typeof Role>
+
+export const Email = Type.String({ format: 'email', maxLength: 254 })
+
+export const SignInRequest = named('SignInRequest', Type.Object({
+  email: Email,
+  password: Type.String({ minLength: 1, maxLength: 1024 }),
+}, { additionalProperties: false }))
+
+export const StaffUser = named('StaffUser', Type.Object({
+  id: Type.String(),
+  email: Type.String(),
+  name: Type.String(),
+  role: Role,
+}))
+
+export const StaffSignedIn = named('StaffSignedIn', Type.Object({
+  user: StaffUser,
+  csrf_token: Type.String({ description: 'Send as X-CSRF-Token with every write under this session' }),
+  expires_at: Instant,
+}))
+
+export const SetupRequest = named('SetupRequest', Type.Object({
+  token: Type.String({ minLength: 1, maxLength: 200, description: 'The token after # in the setup link' }),
+  password: Type.String({ minLength: 12, maxLength: 1024 }),
+}, { additionalProperties: false }))
+
+export const Me = named('Me', Type.Object({
+  kind: Type.Union([Type.Literal('staff'), Type.Literal('key')]),
+  id: Type.String(),
+  name: Type.String(),
+  email: Nullable(Type.String()),
+  role: Role,
+  permissions: Type.Array(Type.String()),
+  instance: Type.Object({ prefix: Type.String(), ref: Type.String(), name: Type.String(), timezone: Type.String(), currency: Type.String() }),
+}))
+
+export const StaffAccount = named('StaffAccount', Type.Object({
+  id: Type.String(),
+  email: Type.String(),
+  name: Type.String(),
+  role: Role,
+  disabled: Type.Boolean(),
+  set_up: Type.Boolean({ description: 'false until the setup link has been used' }),
+  created_at: Instant,
+  updated_at: Instant,
+}))
+export type StaffAccount = Static<typeof StaffAccount>
+
+export const StaffList = named('StaffList', Type.Object({ staff: Type.Array(StaffAccount), next_cursor: Nullable(Type.String()) }))
+
+export const NewStaffRequest = named('NewStaffRequest', Type.Object({
+  email: Email,
+  name: Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' }),
+  role: Role,
+}, { additionalProperties: false }))
+
+export const NewStaffAnswer = named('NewStaffAnswer', Type.Object({
+  staff: StaffAccount,
+  setup_link: Type.String({ description: 'One-time link (valid 24 hours) where the person sets a password' }),
+}))
+
+export const StaffChange = named('StaffChange', Type.Object({
+  role: Type.Optional(Role),
+  disabled: Type.Optional(Type.Boolean()),
+}, { additionalProperties: false, minProperties: 1 }))
+
+export const ApiKey = named('ApiKey', Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  role: Role,
+  prefix: Type.String({ description: 'The first 8 characters of the secret' }),
+  created_at: Instant,
+  last_used_at: Nullable(Instant),
+  revoked_at: Nullable(Instant),
+}))
+
+export const ApiKeyList = named('ApiKeyList', Type.Object({ api_keys: Type.Array(ApiKey), next_cursor: Nullable(Type.String()) }))
+
+export const NewApiKeyRequest = named('NewApiKeyRequest', Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' }),
+  role: Role,
+}, { additionalProperties: false }))
+
+export const NewApiKeyAnswer = named('NewApiKeyAnswer', Type.Object({
+  api_key: ApiKey,
+  secret: Type.String({ description: 'Shown this once: send as Authorization: Bearer <secret>' }),
+}))
+
+export const StaffIdParams = Type.Object({ instance: Type.String(), id: Type.String({ minLength: 1, maxLength: 64 }) })
