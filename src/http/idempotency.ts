@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { toStoredInstant } from '../domain/instant-format.ts'
-import type { Booking } from '../schemas/booking.ts'
-import type { RecordAnswer } from '../services/bookings.ts'
+import type { RecordAnswer } from '../store/write-plan.ts'
 import { IdempotencyKeyTaken, type IdempotencyScope } from '../store/idempotency.ts'
 import { ApiError } from '../errors/api-error.ts'
 import { PROBLEM_CONTENT_TYPE, problemBody } from './problem.ts'
@@ -32,27 +31,37 @@ function replay(reply: FastifyReply, stored: { status_code: number, body: string
     .send(stored.body)
 }
 
+
+/** Who an Idempotency-Key belongs to: the staff member or API key of an operator request, else the guest session; null when neither. */
+function callerOf(request: FastifyRequest): string | null {
+  if (request.staff) return `${request.staff.kind}:${request.staff.id}`
+  return request.session?.id ?? null
+}
+
 /**
  * Runs `work` at most once per Idempotency-Key (IETF httpapi idempotency-key draft), scoped to
- * the instance and session. The success answer is written in the same transaction as the
- * booking change it reports, so a crash can never separate them; a 4xx answer is kept too.
- * A retry with the same key and body gets the first answer with Idempotent-Replayed: true,
- * another body is 422 idempotency_key_reused, and a retry while the first runs is 409.
+ * the instance and the caller (guest session, staff member or API key). The success answer
+ * is written in the same transaction as the change it reports, so a crash can never
+ * separate them; a 4xx answer is kept too. A retry with the same key and body gets the
+ * first answer (and status) with Idempotent-Replayed: true, another body is 422
+ * idempotency_key_reused, and a retry while the first runs is 409.
  */
-export async function runIdempotent(
+export async function runIdempotent<T>(
   request: FastifyRequest,
   reply: FastifyReply,
-  work: (record?: RecordAnswer) => Promise<Booking>,
-): Promise<Booking | FastifyReply> {
+  work: (record?: RecordAnswer<T>) => Promise<T>,
+  successStatus = 200,
+): Promise<T | FastifyReply> {
   const key = request.headers['idempotency-key']
-  if (key === undefined || request.session === null) return work()
+  const caller = callerOf(request)
+  if (key === undefined || caller === null) return work()
   if (typeof key !== 'string' || !KEY_PATTERN.test(key)) {
     throw new ApiError('validation_failed', 'Idempotency-Key must be 1 to 255 visible ASCII characters', {
       errors: [{ field: 'Idempotency-Key', message: 'must be 1 to 255 visible ASCII characters' }],
     })
   }
   const { store, clock } = request.server.tourdesk
-  const scope: IdempotencyScope = { instance_id: request.catalog.instance.ref, session_id: request.session.id, key }
+  const scope: IdempotencyScope = { instance_id: request.catalog.instance.ref, caller, key }
   const fingerprint = fingerprintOf(request)
   const now = clock.now()
   const lookUp = async () => {
@@ -64,7 +73,7 @@ export async function runIdempotent(
   }
   const stored = await lookUp()
   if (stored) return replay(reply, stored)
-  const flightKey = `${scope.instance_id}/${scope.session_id}/${key}`
+  const flightKey = `${scope.instance_id}/${scope.caller}/${key}`
   if (inFlight.has(flightKey)) {
     throw new ApiError('idempotency_in_flight', 'A request with this Idempotency-Key is still being processed; retry shortly', { headers: { 'Retry-After': '1' } })
   }
@@ -72,7 +81,7 @@ export async function runIdempotent(
   const createdAt = toStoredInstant(now)
   const expiresAt = toStoredInstant(now.add({ hours: IDEMPOTENCY_HOURS }))
   try {
-    return await work((answer) => store.idempotency.record(scope, { fingerprint, status_code: 200, body: JSON.stringify(answer) }, createdAt, expiresAt))
+    return await work((answer) => store.idempotency.record(scope, { fingerprint, status_code: successStatus, body: JSON.stringify(answer) }, createdAt, expiresAt))
   } catch (err) {
     if (err instanceof IdempotencyKeyTaken) {
       const winner = await lookUp()

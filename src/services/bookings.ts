@@ -11,7 +11,7 @@ import type { CatalogPolicy, CatalogTour } from '../schemas/catalog.ts'
 import type { BookingRow, BookingSelector, SeatChange } from '../store/bookings.ts'
 import { newRowId } from '../store/row-id.ts'
 import type { Store } from '../store/store.ts'
-import type { Plan } from '../store/write-plan.ts'
+import type { Plan, RecordAnswer as RecordBookingAnswer } from '../store/write-plan.ts'
 import { lastBookableDate, requirePartyInRange, requireTour } from './availability.ts'
 import { newBookingCode } from './booking-code.ts'
 import { bookingView } from './booking-view.ts'
@@ -24,8 +24,7 @@ export interface BookingContext {
   now: Temporal.Instant
 }
 
-/** Part of the booking's plan, given the answer, so the answer and the change commit together. */
-export type RecordAnswer = (answer: Booking) => Plan<void>
+type RecordAnswer = RecordBookingAnswer<Booking>
 
 export interface CheckoutDetails {
   name: string

@@ -9,7 +9,8 @@ export interface StoredResponse {
 
 export interface IdempotencyScope {
   instance_id: string
-  session_id: string
+  /** A guest session's id, staff:<id> or key:<id>. */
+  caller: string
   key: string
 }
 
@@ -22,7 +23,7 @@ export function idempotencyRepository(db: Db) {
       return db.selectFrom('idempotency_keys')
         .select(['fingerprint', 'status_code', 'body'])
         .where('instance_id', '=', scope.instance_id)
-        .where('session_id', '=', scope.session_id)
+        .where('caller', '=', scope.caller)
         .where('key', '=', scope.key)
         .where('expires_at', '>', now)
         .executeTakeFirst()
@@ -35,12 +36,12 @@ export function idempotencyRepository(db: Db) {
      */
     *record(scope: IdempotencyScope, response: StoredResponse, createdAt: string, expiresAt: string): Plan<void> {
       const { changes } = yield* statement(
-        `insert into idempotency_keys (instance_id, session_id, key, fingerprint, status_code, body, created_at, expires_at)
+        `insert into idempotency_keys (instance_id, caller, key, fingerprint, status_code, body, created_at, expires_at)
          values (?, ?, ?, ?, ?, ?, ?, ?)
-         on conflict (instance_id, session_id, key) do update set fingerprint = excluded.fingerprint, status_code = excluded.status_code,
+         on conflict (instance_id, caller, key) do update set fingerprint = excluded.fingerprint, status_code = excluded.status_code,
            body = excluded.body, created_at = excluded.created_at, expires_at = excluded.expires_at
          where idempotency_keys.expires_at <= excluded.created_at`,
-        [scope.instance_id, scope.session_id, scope.key, response.fingerprint, response.status_code, response.body, createdAt, expiresAt],
+        [scope.instance_id, scope.caller, scope.key, response.fingerprint, response.status_code, response.body, createdAt, expiresAt],
       )
       if (changes === 0) throw new IdempotencyKeyTaken()
     },

@@ -308,6 +308,13 @@ const migrationsFor = (dialect: 'sqlite' | 'postgres'): Record<string, Migration
       await db.schema.createIndex('bookings_by_departure').on('bookings').columns(['instance_id', 'start_at', 'tour_id']).execute()
     },
   },
+  '010_idempotency_by_caller': {
+    // Idempotency keys belong to whoever sent them: a guest session (its id, as before), a
+    // staff member (staff:<id>) or an API key (key:<id>).
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable('idempotency_keys').renameColumn('session_id', 'caller').execute()
+    },
+  },
 })
 
 /**

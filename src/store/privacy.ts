@@ -18,7 +18,7 @@ export async function exportPersonalData(db: Db, instanceId: string, email: stri
     db.selectFrom('bookings').selectAll().where('instance_id', '=', instanceId)
       .where(sql<boolean>`lower(contact_email) = ${email.trim().toLowerCase()}`).orderBy('created_at').execute(),
     db.selectFrom('idempotency_keys').selectAll().where('instance_id', '=', instanceId)
-      .where('session_id', 'in', sessionsBookedBy(db, instanceId, email)).orderBy('created_at').execute(),
+      .where('caller', 'in', sessionsBookedBy(db, instanceId, email)).orderBy('created_at').execute(),
   ])
   return { email, contactMessages, newsletterSignups, newsletterSubscriptions, bookings, storedAnswers }
 }
@@ -43,7 +43,7 @@ export async function erasePersonalData(database: Database, instanceId: string, 
     const signups = yield* compiled(db.deleteFrom('newsletter_signups').where('instance_id', '=', instanceId).where(sameEmail(email)))
     const subscriptions = yield* compiled(db.deleteFrom('newsletter_subscribers').where('instance_id', '=', instanceId).where(sameEmail(email)))
     const answers = yield* compiled(db.deleteFrom('idempotency_keys').where('instance_id', '=', instanceId)
-      .where('session_id', 'in', sessionsBookedBy(db, instanceId, email)))
+      .where('caller', 'in', sessionsBookedBy(db, instanceId, email)))
     const bookings = yield* compiled(db.updateTable('bookings')
       .set({ contact_name: 'erased', contact_email: 'erased', contact_phone: null, updated_at: toStoredInstant(at) })
       .where('instance_id', '=', instanceId)

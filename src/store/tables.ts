@@ -81,7 +81,8 @@ export interface Tables {
   }
   idempotency_keys: {
     instance_id: string
-    session_id: string
+    /** Who sent the key: a guest session's id, staff:<id> or key:<id>. */
+    caller: string
     key: string
     fingerprint: string
     status_code: number

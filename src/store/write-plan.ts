@@ -26,6 +26,9 @@ export interface Outcome<R = Record<string, unknown>> {
 
 export type Plan<T> = Generator<Statement, T, Outcome<any>>
 
+/** Part of a change's plan, given the answer, so the answer and the change commit together (idempotent requests keep it). */
+export type RecordAnswer<T> = (answer: T) => Plan<void>
+
 /** Runs one statement of portable SQL (`?` placeholders). */
 export function* statement<R = Record<string, unknown>>(sql: string, params: readonly unknown[]): Generator<Statement, Outcome<R>, Outcome<R>> {
   return yield { sql, params, portable: true }

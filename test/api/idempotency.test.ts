@@ -38,7 +38,7 @@ test('POST /booking retried with the same key and body replays the first answer 
   assert.equal(events.length, 1)
   const keys = await db(service).selectFrom('idempotency_keys').selectAll().execute()
   assert.equal(keys.length, 1)
-  assert.equal(keys[0].session_id, s.session)
+  assert.equal(keys[0].caller, s.session)
   assert.equal(keys[0].key, 'hold-1')
   assert.equal(keys[0].status_code, 200)
 })
