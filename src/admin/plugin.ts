@@ -52,6 +52,7 @@ const OPERATOR_DOCUMENT: DocumentSpec = {
 /** The operator API, registered only when TOURDESK_ADMIN is on. */
 export function adminApi(app: FastifyInstance): FastifyPluginAsyncTypebox {
   const routes = collectRoutes(app, ADMIN_ROUTE_PREFIX)
+  app.decorate('operatorRoutes', routes)
   return async (admin) => {
     admin.decorateRequest('staff', null)
     admin.addHook('onRequest', async (request) => {

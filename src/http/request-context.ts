@@ -1,3 +1,4 @@
+import type { RouteOptions } from 'fastify'
 import type { AppContext } from '../context.ts'
 import type { ErrorCode } from '../errors/codes.ts'
 import type { Access } from '../admin/access.ts'
@@ -9,6 +10,8 @@ import type { LiveSession } from './session.ts'
 declare module 'fastify' {
   interface FastifyInstance {
     tourdesk: AppContext
+    /** The operator API's routes as registered (empty when TOURDESK_ADMIN is off). */
+    operatorRoutes?: RouteOptions[]
   }
   interface FastifyRequest {
     catalog: InstanceCatalog

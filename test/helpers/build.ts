@@ -19,6 +19,8 @@ export interface BuildOptions {
   rateLimits?: boolean
   /** As TOURDESK_TRUST_PROXY: whose X-Forwarded-For names the client. Off by default. */
   trustProxy?: AppOptions['trustProxy']
+  /** As TOURDESK_ADMIN: serve the operator API (default true). */
+  admin?: boolean
 }
 
 export interface TestService {
@@ -57,7 +59,7 @@ export async function startService(options: StartOptions = {}): Promise<StartedS
   const clock = options.clock ?? new ManualClock(DEFAULT_NOW)
   const instances = parseCatalog(JSON.stringify(options.catalog ?? demoCatalog()), 'test catalog', options.holdSeconds ?? null)
   const context = await openContext({ database: database.target, instances, clock, rateLimiter: options.rateLimits ? new MemoryBuckets() : null })
-  const app = await buildApp(context, { trustProxy: options.trustProxy, database: database.target })
+  const app = await buildApp(context, { trustProxy: options.trustProxy, database: database.target, admin: options.admin })
   const close = async () => {
     await app.close()
     await closeContext(context)
