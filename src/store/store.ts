@@ -9,7 +9,27 @@ import { promoRedemptionRepository } from './promo-redemptions.ts'
 import { sessionRepository } from './sessions.ts'
 import { staffRepository } from './staff.ts'
 
-/** The database and one repository per aggregate; created once per process. */
+/**
+ * The database and one repository per aggregate; created once per process.
+ *
+ * The write model. Every write, guest or operator, follows these rules:
+ * 1. A write is a plan (write-plan.ts) run by `write()`: one transaction, its statements
+ *    yielded one at a time, its decisions taken from their results. No other code opens a
+ *    transaction. SQLite runs a plan synchronously (so nothing interleaves with it) and
+ *    batches the plans of one tick into one commit; PostgreSQL runs it under READ COMMITTED
+ *    and reruns it after a deadlock or serialization failure.
+ * 2. A plan that reads a booking in order to change it first locks the booking's session
+ *    (`bookings.lockSession`): on PostgreSQL one session's writes then queue, so what the plan
+ *    read stays true until it commits. (Guests' holds, releases and checkouts, and every
+ *    operator action on a booking.)
+ * 3. A booking's status changes only through `bookings.transition`: the state machine is
+ *    checked there, the update is conditional on the status read, and only the rows it
+ *    changed are acted on (seats freed, promo uses given back, history written).
+ * 4. Counters change only conditionally, in one statement: seats (`seats_taken + n <=
+ *    capacity`, departures in key order), promo uses (`uses < max_uses`). A constraint that
+ *    fires is a bug, never an answer: the loser of a race gets 404, 409, 410, 412 or 422.
+ * 5. The change, its history, its audit entry and its Idempotency-Key answer commit together.
+ */
 export interface Store extends Database {
   sessions: ReturnType<typeof sessionRepository>
   bookings: ReturnType<typeof bookingRepository>
