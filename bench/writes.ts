@@ -46,7 +46,8 @@ try {
         const figures = await measureLoad({ ...await scenario.traffic(service.baseUrl, load.connections), ...load })
         const ratio = (figures.requestsPerSecond / ceilingFigures.requestsPerSecond).toFixed(3)
         process.stdout.write(`${name} ${scenario.name}: ${Math.round(figures.requestsPerSecond)} req/s (${ratio} of ceiling), `
-          + `p50 ${figures.latencyMs.p50} ms, p99 ${figures.latencyMs.p99} ms, errors ${figures.errors} ${JSON.stringify(figures.statusCodes)}\n`)
+          + `p50 ${figures.latencyMs.p50} ms, p99 ${figures.latencyMs.p99} ms, errors ${figures.errors} ${JSON.stringify(figures.statusCodes)}, `
+          + `peak RSS so far ${Math.round((service.peakRssBytes() ?? 0) / 1e6)} MB\n`)
       }
     } finally {
       await service.stop()
