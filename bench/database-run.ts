@@ -4,7 +4,8 @@ import { openStore } from '../src/store/store.ts'
 import type { BenchDatabase } from './databases.ts'
 import { measureLoad, type LoadFigures } from './load.ts'
 import type { StartedProcess } from './node-process.ts'
-import type { EndpointResult, GrowthResult, MeasuredDatabase } from './results-model.ts'
+import { measureOperator } from './operator-reads.ts'
+import type { EndpointResult, GrowthResult, MeasuredDatabase, OperatorResults } from './results-model.ts'
 import { scenarios, type Scenario } from './scenarios.ts'
 import { seedBookings } from './seed.ts'
 import { startService } from './service.ts'
@@ -120,11 +121,27 @@ async function measureGrowth(small: StartedProcess, large: StartedProcess, ctx: 
   })
 }
 
+/** Issue 13's operator reads on a database of their own, seeded for them, then dropped. */
+async function measureOperatorReads(newDatabase: NewDatabase, ctx: RunContext): Promise<OperatorResults> {
+  const { size } = ctx.settings.operator
+  const database = await newDatabase('operator')
+  let service: StartedProcess | undefined
+  try {
+    const seedSeconds = await seed(database, size, ctx)
+    service = await serve(database, size, ctx)
+    return await measureOperator(service, database, ctx, seedSeconds)
+  } finally {
+    await service?.stop()
+    await database.drop()
+  }
+}
+
 /**
  * Every figure of one database. The main service starts on a fresh database (its start is
  * the first cold start), gets the small seed, and serves the reads, then the writes, which
  * add bookings. Between them, two more services that reuse no answers, on the small and
- * the large seed, give the growth comparison.
+ * the large seed, give the growth comparison. Last, with those stopped and the large
+ * database gone, the operator's reads get a database and a service of their own.
  */
 export async function benchDatabase(dialect: MeasuredDatabase['dialect'], newDatabase: NewDatabase, ctx: RunContext): Promise<MeasuredDatabase> {
   const { settings } = ctx
@@ -165,6 +182,9 @@ export async function benchDatabase(dialect: MeasuredDatabase['dialect'], newDat
     await smallService.stop()
     for (const scenario of scenarios(ctx.tomorrow).filter((s) => s.kind === 'write')) endpoints.push(await endpoint(scenario))
     const peakRssBytes = main.peakRssBytes()
+    await main.stop()
+    await largeDatabase.drop()
+    const operator = await measureOperatorReads(newDatabase, ctx)
 
     return {
       dialect,
@@ -181,6 +201,7 @@ export async function benchDatabase(dialect: MeasuredDatabase['dialect'], newDat
         },
         endpoints: growthEndpoints,
       },
+      operator,
     }
   } finally {
     await largeService?.stop()

@@ -1,5 +1,5 @@
 import type { LoadFigures } from './load.ts'
-import type { BenchReport, MeasuredDatabase } from './results-model.ts'
+import type { BenchReport, MeasuredDatabase, OperatorResults } from './results-model.ts'
 import { checkTargets } from './targets.ts'
 
 const DIALECT_NAMES = { sqlite: 'SQLite', postgres: 'PostgreSQL' } as const
@@ -53,6 +53,30 @@ function databaseSection(result: MeasuredDatabase, settings: BenchReport['settin
     '',
     `- Seeding took ${small.seedSeconds.toFixed(1)} s (small) and ${large.seedSeconds.toFixed(1)} s (large).`,
     `- The service on the large database (${count(large.tours)} tours) started in ${Math.round(large.coldStartMs)} ms and peaked at ${megabytes(large.peakRssBytes)}.`,
+    ...result.operator ? ['', operatorSection(result.operator, settings)] : [],
+  ].join('\n')
+}
+
+function operatorSection(operator: OperatorResults, settings: BenchReport['settings']): string {
+  const { size } = operator
+  const exported = operator.export
+  return [
+    `### Operator reads (issue 13): ${count(size.tours)} tours, ${count(size.bookings)} bookings`,
+    '',
+    `An API key of the manager role, ${settings.operator.durationSeconds} s per read after ${settings.operator.warmupSeconds} s of warm-up. `
+      + `The manifest's departure has ${operator.manifestGuests} one-guest bookings made through the booking API; it is read one request at a time, `
+      + 'as a guide opens it. Every read goes to the database (nothing is kept between requests).',
+    '',
+    table(['request', 'connections', 'req/s', 'p50', 'p99', 'max', 'errors'],
+      operator.reads.map((r) => [r.request, String(r.connections), ...figureCells(r).slice(0, 4), `${count(r.errors)}${statusNote(r)}`])),
+    '',
+    exported
+      ? `- CSV export, \`${exported.request}\`: ${count(exported.rows)} bookings (${count(exported.expectedRows)} expected), `
+        + `${megabytes(exported.bytes)}, streamed in ${exported.seconds.toFixed(2)} s; the service's RSS went from ${megabytes(exported.rssBeforeBytes)} `
+        + `up by ${exported.rssGrowthBytes === null ? 'n/a' : `${(exported.rssGrowthBytes / MB).toFixed(1)} MB`} at most while it streamed.`
+      : '- CSV export: not measured.',
+    ...operator.missing.length > 0 ? [`- Not in this build, so not measured: ${operator.missing.map((m) => `\`${m}\``).join(', ')}.`] : [],
+    `- Seeding took ${size.seedSeconds.toFixed(1)} s; the service started in ${Math.round(size.coldStartMs)} ms and peaked at ${megabytes(size.peakRssBytes)}.`,
   ].join('\n')
 }
 
@@ -73,7 +97,7 @@ export function formatReport(report: BenchReport): string {
     `Run from ${report.startedAt} to ${report.finishedAt}${report.commit ? ` at commit ${report.commit}` : ''}. Reproduce with \`npm run bench${report.mode === 'quick' ? ' -- --quick' : ''}\`.`,
     '',
     ...sections.flatMap((s) => [s, '']),
-    '## Targets (issues 7 and 12)',
+    '## Targets (issues 7, 12 and 13)',
     '',
     targets.length === 0
       ? 'No database was measured.'

@@ -30,6 +30,35 @@ export interface GrowthResult {
   p99LatencyRatio: number
 }
 
+export interface OperatorReadResult extends LoadFigures {
+  name: string
+  request: string
+  connections: number
+}
+
+export interface OperatorExportResult {
+  request: string
+  /** Bookings in the export's window, counted in the database beforehand. */
+  expectedRows: number
+  rows: number
+  bytes: number
+  seconds: number
+  rssBeforeBytes: number | null
+  /** The service's highest resident size while streaming, over its size before. */
+  rssGrowthBytes: number | null
+}
+
+/** Issue 13's operator reads, on a database of their own. */
+export interface OperatorResults {
+  size: GrowthSizeResult
+  /** Guests on the departure whose manifest is read. */
+  manifestGuests: number
+  reads: OperatorReadResult[]
+  export: OperatorExportResult | null
+  /** Operator routes not in the build measured (answered with the router's 404). */
+  missing: string[]
+}
+
 export interface MeasuredDatabase {
   dialect: 'sqlite' | 'postgres'
   status: 'measured'
@@ -42,6 +71,8 @@ export interface MeasuredDatabase {
   startRssBytes: number | null
   endpoints: EndpointResult[]
   growth: { sizes: { small: GrowthSizeResult, large: GrowthSizeResult }, endpoints: GrowthResult[] }
+  /** Absent from results written before issue 13. */
+  operator?: OperatorResults
 }
 
 export interface UnmeasuredDatabase {

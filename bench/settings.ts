@@ -20,6 +20,17 @@ export interface BenchSettings {
     /** Small and large are measured in turn this many times; the report takes the median. */
     rounds: number
   }
+  /** Issue 13's operator reads, on their own database. */
+  operator: {
+    size: DatabaseSize
+    connections: number
+    durationSeconds: number
+    warmupSeconds: number
+    /** Guests (one booking each) on the departure whose manifest is read. */
+    manifestGuests: number
+    /** Bookings the CSV export holds (at least). */
+    exportBookings: number
+  }
 }
 
 export const FULL: BenchSettings = {
@@ -36,6 +47,16 @@ export const FULL: BenchSettings = {
     warmupSeconds: 2,
     rounds: 3,
   },
+  // A large operator: a million bookings over a hundred tours (the growth run's 10,000 tours
+  // are a stress test of the catalog, not a business whose departures one list covers).
+  operator: {
+    size: { tours: 100, bookings: 1_000_000 },
+    connections: 10,
+    durationSeconds: 5,
+    warmupSeconds: 2,
+    manifestGuests: 200,
+    exportBookings: 100_000,
+  },
 }
 
 export const QUICK: BenchSettings = {
@@ -51,5 +72,13 @@ export const QUICK: BenchSettings = {
     durationSeconds: 0.3,
     warmupSeconds: 0.1,
     rounds: 1,
+  },
+  operator: {
+    size: { tours: 10, bookings: 5_000 },
+    connections: 5,
+    durationSeconds: 0.3,
+    warmupSeconds: 0.1,
+    manifestGuests: 20,
+    exportBookings: 1_000,
   },
 }

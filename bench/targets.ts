@@ -1,7 +1,7 @@
-import type { BenchReport, MeasuredDatabase } from './results-model.ts'
+import type { BenchReport, MeasuredDatabase, OperatorResults } from './results-model.ts'
 import { median } from './statistics.ts'
 
-/** One of the targets (issues 7 and 12), checked against one database's figures. */
+/** One of the targets (issues 7, 12 and 13), checked against one database's figures. */
 export interface TargetCheck {
   dialect: MeasuredDatabase['dialect']
   figure: string
@@ -45,6 +45,37 @@ function checksFor(result: MeasuredDatabase): Omit<TargetCheck, 'dialect'>[] {
   }
   const coldStart = median(result.coldStartsMs)
   checks.push({ figure: 'cold start to first answer (median)', target: '< 1 s', measured: `${Math.round(coldStart)} ms`, met: coldStart < 1000 })
+  if (result.operator) checks.push(...operatorChecks(result.operator))
+  return checks
+}
+
+/** Issue 13: p99 of the operator's reads (ms) by read, and the export's time and memory. */
+const OPERATOR_P99_MS: Record<string, number> = { 'bookings-day': 50, 'departures-14': 50, 'departures-14-200': 50, manifest: 20 }
+const EXPORT_SECONDS = 5
+const EXPORT_RSS_GROWTH_MB = 50
+
+function operatorChecks(operator: OperatorResults): Omit<TargetCheck, 'dialect'>[] {
+  const size = `${operator.size.bookings.toLocaleString('en')} bookings`
+  const checks: Omit<TargetCheck, 'dialect'>[] = operator.reads.filter((r) => r.name in OPERATOR_P99_MS).map((r) => ({
+    figure: `${r.request}: p99 at ${r.connections} connection${r.connections === 1 ? '' : 's'}, ${size}`,
+    target: `< ${OPERATOR_P99_MS[r.name]} ms`,
+    measured: `${r.latencyMs.p99} ms`,
+    met: r.latencyMs.p99 < OPERATOR_P99_MS[r.name] && r.errors === 0,
+  }))
+  const exported = operator.export
+  if (exported) {
+    const rows = `${exported.rows.toLocaleString('en')} bookings`
+    checks.push({ figure: `CSV export of ${rows}: time to the last byte`, target: `< ${EXPORT_SECONDS} s`, measured: `${exported.seconds.toFixed(2)} s`, met: exported.seconds < EXPORT_SECONDS })
+    if (exported.rssGrowthBytes !== null) {
+      checks.push({
+        figure: `CSV export of ${rows}: the service's RSS growth`,
+        target: `< ${EXPORT_RSS_GROWTH_MB} MB`,
+        measured: `${(exported.rssGrowthBytes / MB).toFixed(1)} MB`,
+        met: exported.rssGrowthBytes < EXPORT_RSS_GROWTH_MB * MB,
+      })
+    }
+  }
+  for (const request of operator.missing) checks.push({ figure: request, target: 'measured', measured: 'not in this build', met: false })
   return checks
 }
 

@@ -113,8 +113,8 @@ async function forwardPastTheHold(service: StartedService, tally: Tally, expect:
     Promise.all(lapsing.flatMap((h) => [tally.checkout(h.headers), tally.checkout(h.headers)])),
     Promise.all(lapsing.flatMap((h) => [tally.send('GET', '/booking', h.headers), tally.send('DELETE', '/booking', h.headers)])),
     tally.hold(start, 1),
-    runHousekeeping(service.context.store, service.context.bookings, now),
-    runHousekeeping(service.context.store, service.context.bookings, now),
+    runHousekeeping(service.context, now),
+    runHousekeeping(service.context, now),
   ])
   const wrongCheckouts = checkouts.filter((a) => !(a.status === 410 && a.body.code === 'hold_expired'))
   expect(wrongCheckouts.length === 0, `checkouts of lapsed holds answered ${wrongCheckouts.map((a) => a.status).join(', ')}, not 410 hold_expired`)

@@ -1,5 +1,5 @@
 import { sql } from 'kysely'
-import { SEAT_HOLDING } from '../src/domain/booking-status.ts'
+import { SEATED } from '../src/domain/booking-status.ts'
 import type { Db } from '../src/store/database.ts'
 
 /** What the database says after a drill, checked against what the service acknowledged. */
@@ -52,7 +52,7 @@ export async function checkSeats(db: Db, tourId: string): Promise<Pick<LedgerChe
   const departures = await db.selectFrom('departures').select(['start_at', 'capacity', 'seats_taken']).where('tour_id', '=', tourId).execute()
   const live = await db.selectFrom('bookings')
     .select(['start_at', (eb) => eb.fn.sum<number>('party').as('seats')])
-    .where('tour_id', '=', tourId).where('quarantined', '=', 0).where('status', 'in', [...SEAT_HOLDING])
+    .where('tour_id', '=', tourId).where('quarantined', '=', 0).where('status', 'in', [...SEATED])
     .groupBy('start_at').execute()
   const liveSeats = new Map(live.map((row) => [row.start_at, Number(row.seats)]))
   let overCapacity = 0

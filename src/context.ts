@@ -5,6 +5,8 @@ import { MemoryBuckets, type RateLimiter } from './http/rate-limit.ts'
 import { RedisBuckets } from './http/redis-buckets.ts'
 import { bookingService, type BookingService } from './services/bookings.ts'
 import { buildInstanceCatalog, type InstanceCatalog } from './services/instance-catalog.ts'
+import { departureService, type DepartureService } from './services/departures.ts'
+import { operatorBookingService, type OperatorBookingService } from './services/operator-bookings.ts'
 import { staffAuth, type StaffAuth } from './services/staff-auth.ts'
 import { loadServerSecret } from './store/secrets.ts'
 import { openStore, type Store } from './store/store.ts'
@@ -21,6 +23,9 @@ export interface AppContext {
   secret: string
   /** Guests' bookings, addressed by session. */
   bookings: BookingService
+  /** Operators' bookings, addressed by code or id. */
+  operatorBookings: OperatorBookingService
+  departures: DepartureService
   staff: StaffAuth
   /** null when TOURDESK_RATE_LIMITS=off. */
   rateLimiter: RateLimiter | null
@@ -52,6 +57,8 @@ export async function openContext(options: ContextOptions): Promise<AppContext> 
       catalogs: new Map(options.instances.map((i) => [i.prefix, buildInstanceCatalog(i)])),
       secret,
       bookings: bookingService(store),
+      operatorBookings: operatorBookingService(store),
+      departures: departureService(store),
       staff: staffAuth(store, secret),
       rateLimiter: options.rateLimiter ?? null,
     }

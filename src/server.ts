@@ -1,8 +1,9 @@
+import type { FastifyBaseLogger } from 'fastify'
 import { pino } from 'pino'
 import { buildApp } from './app.ts'
 import { ConfigError } from './config/config-error.ts'
 import { readSettings } from './config/env.ts'
-import { closeContext, createContext } from './context.ts'
+import { closeContext, createContext, type AppContext } from './context.ts'
 import { systemClock } from './domain/clock.ts'
 import { runHousekeeping } from './services/housekeeping.ts'
 import { bookingPagePath } from './web/booking-page.ts'
@@ -16,7 +17,7 @@ async function main(): Promise<void> {
   })
 
   const sweep = setInterval(() => {
-    runHousekeeping(context.store, context.bookings, systemClock.now())
+    runHousekeeping(context, systemClock.now())
       .then((report) => { if (Object.values(report).some((n) => n > 0)) app.log.info(report, 'housekeeping') })
       .catch((err) => app.log.error({ err }, 'housekeeping failed'))
   }, settings.sweepIntervalSeconds * 1000)
@@ -43,6 +44,17 @@ async function main(): Promise<void> {
     app.log.info({ instance: catalog.instance.prefix, base_url: base }, `${catalog.instance.name}: ${base}`)
     const page = `http://${settings.host}:${port}${bookingPagePath(catalog.instance.prefix)}`
     app.log.info({ instance: catalog.instance.prefix, booking_page: page }, `${catalog.instance.name} booking page: ${page}`)
+  }
+  await logInstancesWithoutManager(context, app.log)
+}
+
+/** Says, once per start, how to make the first manager of every instance that has no active one. */
+async function logInstancesWithoutManager(context: AppContext, log: FastifyBaseLogger): Promise<void> {
+  const managed = await context.store.staff.instancesWithManager()
+  for (const { instance } of context.catalogs.values()) {
+    if (managed.has(instance.ref)) continue
+    log.warn({ instance: instance.prefix },
+      `${instance.prefix} has no manager yet: npm run tourdesk -- staff add --instance ${instance.prefix} --email you@example.com --name "Your Name" --role manager`)
   }
 }
 

@@ -2,11 +2,18 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify'
 import { ApiError } from '../errors/api-error.ts'
 import { readMissingBodyAsEmpty, rejectForbiddenBodyKeys, requiresBody } from '../http/json-body.ts'
-import { buildOpenApiDocument, collectRoutes, type DocumentSpec } from '../http/openapi.ts'
+import { buildOpenApiDocument, collectRoutes, servedDocument, type DocumentSpec } from '../http/openapi.ts'
 import { hasIntegerQuery, parseStrictQueryIntegers } from '../http/query-integers.ts'
 import { enforceRateLimit } from '../http/rate-limit.ts'
 import { enforceAccess, requireAccessRule } from './access.ts'
 import { sessionRoutes } from './routes/session.ts'
+import { operatorBookingRoutes } from './routes/bookings.ts'
+import { exportRoutes } from './routes/exports.ts'
+import { departureRoutes } from './routes/departures.ts'
+import { staffRoutes } from './routes/staff.ts'
+import { apiKeyRoutes } from './routes/api-keys.ts'
+import { auditRoutes } from './routes/audit.ts'
+import { privacyRoutes } from './routes/privacy.ts'
 
 /** Every operator route lives under this, one instance per prefix (OPERATOR.md, "Surfaces"). */
 export const ADMIN_ROUTE_PREFIX = '/admin/api/:instance'
@@ -36,11 +43,26 @@ const OPERATOR_DOCUMENT: DocumentSpec = {
   description: 'What the people who run the tours use: bookings, departures and manifests, staff and API keys, the audit log. '
     + 'Authenticate with an API key (Authorization: Bearer tdk_…) or a staff session (the td_staff cookie from POST /session, with '
     + 'X-CSRF-Token on every write). Errors are RFC 9457 problem+json; x-error-codes lists every code.',
+  internal: true,
+  tags: {
+    'session': { name: 'Staff session', description: 'Signing staff in and out' },
+    'setup': { name: 'Setup', description: "Setting a new staff member's password from a setup link" },
+    'me': { name: 'Me', description: 'The signed-in staff member or API key' },
+    'bookings': { name: 'Bookings', description: 'Every booking, with what only the operator sees; confirming, declining, cancelling, check-in, moves, quarantine' },
+    'exports': { name: 'Exports', description: 'Bookings as CSV' },
+    'departures': { name: 'Departures', description: 'Departures with their manifests; capacity changes, extra and cancelled departures' },
+    'staff': { name: 'Staff', description: 'Staff accounts and their roles' },
+    'api-keys': { name: 'API keys', description: 'Keys for systems that use the operator API' },
+    'audit': { name: 'Audit', description: 'Who changed what, and when' },
+    'privacy': { name: 'Privacy', description: "Exporting and erasing one person's data" },
+    'openapi': { name: 'Description', description: 'This OpenAPI document' },
+  },
   securitySchemes: {
     apiKey: { type: 'http', scheme: 'bearer', description: 'An API key, tdk_ followed by at least 32 letters and digits' },
     staffSession: { type: 'apiKey', in: 'cookie', name: 'td_staff', description: 'A staff session from POST /session; writes also need X-CSRF-Token' },
   },
-  security: (route): Array<Record<string, string[]>> => route.config?.access === 'public' ? [] : [{ apiKey: [] }, { staffSession: [] }],
+  // A public operation (sign-in, setup, this document) is open to anyone: the empty requirement says so.
+  security: (route): Array<Record<string, string[]>> => route.config?.access === 'public' ? [{}] : [{ apiKey: [] }, { staffSession: [] }],
   securityErrors: (route) => {
     const access = route.config?.access
     if (access === 'public') return []
@@ -63,12 +85,19 @@ export function adminApi(app: FastifyInstance): FastifyPluginAsyncTypebox {
     if (app.tourdesk.rateLimiter) admin.addHook('onRequest', enforceRateLimit)
     admin.addHook('onRoute', attachAdminChecks)
     await admin.register(sessionRoutes)
+    await admin.register(operatorBookingRoutes)
+    await admin.register(exportRoutes)
+    await admin.register(departureRoutes)
+    await admin.register(staffRoutes)
+    await admin.register(apiKeyRoutes)
+    await admin.register(auditRoutes)
+    await admin.register(privacyRoutes)
 
     let document: Record<string, unknown> | undefined
     admin.get('/openapi.json', { config: { access: 'public', summary: 'This OpenAPI 3.1 description of the operator API' } }, async (request, reply) => {
       document ??= buildOpenApiDocument(routes, OPERATOR_DOCUMENT)
       reply.header('Cache-Control', 'public, max-age=300')
-      return { ...document, servers: [{ url: `/admin/api/${request.catalog.instance.prefix}`, description: request.catalog.instance.name }] }
+      return servedDocument(document, request, OPERATOR_DOCUMENT, `/admin/api/${request.catalog.instance.prefix}`)
     })
   }
 }

@@ -10,7 +10,13 @@ export const availabilityRoutes: FastifyPluginAsyncTypebox<AnswerReuse> = async 
 
   app.get('/availability', {
     schema: { querystring: AvailabilityQuery, response: { 200: Availability } },
-    config: { summary: "Departures of a tour over 1 to 14 days, in the operator's time zone", errors: ['tour_not_found', 'date_out_of_range', 'party_out_of_range'] },
+    config: {
+      summary: "Departures of a tour over 1 to 14 days, in the operator's time zone",
+      description: "The departures that have not yet begun, over days days from date (today in the operator's zone by default), "
+        + 'each with its seats left and status; held, requested and confirmed seats all count. With party, each says whether it can be '
+        + 'booked for that party and, when not, why.',
+      errors: ['tour_not_found', 'date_out_of_range', 'party_out_of_range'],
+    },
   }, async (request, reply) => {
     const now = clock.now()
     const window = availabilityWindow(request.catalog, now, request.query)

@@ -1,8 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
+import { BOOKING_SESSION_DAYS, bookingSessionExpiry } from '../domain/session-lifetime.ts'
 import { ApiError } from '../errors/api-error.ts'
 import { fillsDecoy } from '../http/decoys.ts'
 import { runIdempotent } from '../http/idempotency.ts'
+import { renewSessionCookie, sessionCookieHeader } from '../http/session.ts'
 import { Booking, BookingRequest } from '../schemas/booking.ts'
 import { NoBody } from '../schemas/common.ts'
 import type { BookingContext } from '../services/bookings.ts'
@@ -15,7 +17,14 @@ export function bookingContext(request: FastifyRequest): BookingContext {
 export const bookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/booking', {
     schema: { response: { 200: Booking } },
-    config: { session: 'read', sessionFromQuery: true, summary: "The session's most recent booking that it has not released", errors: ['no_booking'] },
+    config: {
+      session: 'read',
+      sessionFromQuery: true,
+      summary: "The session's most recent booking that it has not released",
+      description: 'The booking as it stands: held (until hold_expires_at), expired, requested, confirmed, declined, cancelled, '
+        + 'completed or no_show, with its price and, once checked out, its code and contact.',
+      errors: ['no_booking'],
+    },
   }, async (request, reply) => {
     reply.header('Cache-Control', 'no-store')
     return app.tourdesk.bookings.current(bookingContext(request))
@@ -28,13 +37,26 @@ export const bookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
       csrf: true,
       idempotent: true,
       summary: "Hold seats on a departure; replaces the session's current hold",
+      description: "Holds the party's seats for the instance's hold_minutes (GET /policies). A per-person add-on's quantity counts "
+        + "the people who take it (at most the party), a per-booking one's the items; each costs its price times its quantity. A "
+        + "new hold releases the session's current one in the same transaction; when it fails, the current one is kept.",
+      responseHeaders: {
+        'Set-Cookie': sessionCookieHeader('When the sid cookie named the session', BOOKING_SESSION_DAYS * 24 * 3600,
+          `A hold makes its session last ${BOOKING_SESSION_DAYS} days from the hold, and the cookie as long.`),
+      },
       errors: ['csrf_missing', 'csrf_invalid', 'tour_not_found', 'insufficient_capacity', 'idempotency_in_flight', 'slot_not_found', 'cutoff_passed',
         'party_out_of_range', 'invalid_addon', 'invalid_promo_code', 'date_out_of_range', 'idempotency_key_reused'],
     },
   }, async (request, reply) => {
     reply.header('Cache-Control', 'no-store')
     const quarantined = fillsDecoy(request.catalog.instance, request.body)
-    return runIdempotent(request, reply, (record) => app.tourdesk.bookings.hold(bookingContext(request), request.body, quarantined, record))
+    return runIdempotent(request, reply, async (record) => {
+      const ctx = bookingContext(request)
+      const booking = await app.tourdesk.bookings.hold(ctx, request.body, quarantined, record)
+      // The hold made the session last BOOKING_SESSION_DAYS from ctx.now (src/services/bookings.ts).
+      renewSessionCookie(request, reply, bookingSessionExpiry(ctx.now), ctx.now)
+      return booking
+    })
   })
 
   app.delete('/booking', {
@@ -43,6 +65,8 @@ export const bookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
       session: 'read',
       csrf: true,
       summary: 'Release the held booking, or cancel a requested or confirmed one under the cancellation policy',
+      description: 'A held booking is released. A requested or confirmed one is cancelled while cancellable_until is in the '
+        + "future, with the fee of the policy tier the notice falls in recorded as information; nothing is charged.",
       errors: ['csrf_missing', 'csrf_invalid', 'origin_not_allowed', 'no_booking', 'cancellation_not_allowed'],
     },
   }, async (request, reply) => {

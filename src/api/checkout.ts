@@ -12,6 +12,9 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
       session: 'read',
       idempotent: true,
       summary: 'Request the held booking (confirmed at once for instant tours); payment is taken on arrival',
+      description: "Turns the session's live hold into a booking with the guest's contact details and a booking code: confirmed at "
+        + 'once for instant tours, requested where the operator confirms. A repeat answers the same booking and changes nothing; a '
+        + 'lapsed hold is 410 hold_expired. A checkout that fills a decoy field, or of a hold that did, answers the same but is quarantined.',
       errors: ['no_booking', 'hold_expired', 'invalid_promo_code', 'idempotency_in_flight', 'idempotency_key_reused'],
     },
   }, async (request, reply) => {

@@ -9,7 +9,12 @@ const blankToNull = (value: string | undefined) => value?.trim() ? value.trim() 
 export const contactRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/contact', {
     schema: { body: ContactRequest, response: { 200: ContactReceipt } },
-    config: { rateClass: 'forms', session: 'read', summary: 'Send the operator a message; answered the same way whether or not it is kept as spam' },
+    config: {
+      rateClass: 'forms',
+      session: 'read',
+      summary: 'Send the operator a message; answered the same way whether or not it is kept as spam',
+      description: 'Keeps the message for the operator. One that fills a decoy field is kept as spam and never delivered, with the same answer.',
+    },
   }, async (request) => {
     const { instance } = request.catalog
     const now = app.tourdesk.clock.now()

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { ensureSession } from '../http/session.ts'
+import { ensureSession, newSessionCookieHeader } from '../http/session.ts'
 import { API_VERSION } from '../http/openapi.ts'
 import { IndexDocument } from '../schemas/index-document.ts'
 
@@ -19,7 +19,13 @@ const ENDPOINTS = [
 export const indexRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/', {
     schema: { response: { 200: IndexDocument } },
-    config: { session: 'ensure', summary: 'Instance index: name, ref, time zone, a session, and every endpoint' },
+    config: {
+      session: 'ensure',
+      summary: 'Instance index: name, ref, time zone, a session, and every endpoint',
+      description: "A client's first call: the instance's name, reference, time zone and currency, and the full path of every "
+        + 'endpoint. A visitor that names no live session gets a new one, returned as session and set as the sid cookie.',
+      responseHeaders: { 'Set-Cookie': newSessionCookieHeader },
+    },
   }, async (request, reply) => {
     const { instance } = request.catalog
     const session = await ensureSession(request, reply)

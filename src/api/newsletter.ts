@@ -7,7 +7,13 @@ import { NewsletterReceipt, NewsletterRequest } from '../schemas/forms.ts'
 export const newsletterRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/newsletter', {
     schema: { body: NewsletterRequest, response: { 200: NewsletterReceipt } },
-    config: { rateClass: 'forms', session: 'read', summary: 'Sign up to the newsletter; the answer never tells whether the address was already subscribed' },
+    config: {
+      rateClass: 'forms',
+      session: 'read',
+      summary: 'Sign up to the newsletter; the answer never tells whether the address was already subscribed',
+      description: 'Subscribes the address, keeping when and where it was given. The answer is the same for a new address, one already '
+        + 'subscribed and a sign-up that fills a decoy field (which subscribes nothing).',
+    },
   }, async (request) => {
     const { instance } = request.catalog
     const body = request.body

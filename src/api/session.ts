@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { formatInZone } from '../domain/instant-format.ts'
 import { csrfToken } from '../http/csrf.ts'
-import { ensureSession } from '../http/session.ts'
+import { ensureSession, newSessionCookieHeader } from '../http/session.ts'
 import { NoBody } from '../schemas/common.ts'
 import { SessionGrant } from '../schemas/session.ts'
 
@@ -11,7 +11,13 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config: {
       session: 'ensure',
       summary: 'Get (or keep) a session and its CSRF token, for clients that are not browsers',
-      responseHeaders: { 'X-CSRF-Token': 'The CSRF token, the same as csrf_token in the body' },
+      description: 'Answers the live session the request names, unchanged (no rotation), or else a new one, with its CSRF token and '
+        + 'when it expires: 24 hours after it was made while it has never held a booking, 30 days after its latest hold once it has. '
+        + 'Send the session as X-Session and the token as X-CSRF-Token.',
+      responseHeaders: {
+        'X-CSRF-Token': 'The CSRF token, the same as csrf_token in the body',
+        'Set-Cookie': newSessionCookieHeader,
+      },
     },
   }, async (request, reply) => {
     const session = await ensureSession(request, reply)

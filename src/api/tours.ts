@@ -15,7 +15,11 @@ export const tourRoutes: FastifyPluginAsyncTypebox<AnswerReuse> = async (app, { 
 
   app.get('/tours', {
     schema: { querystring: TourListQuery, response: { 200: TourList } },
-    config: { summary: 'List tours in catalog order, or search them by relevance with q' },
+    config: {
+      summary: 'List tours in catalog order, or search them by relevance with q',
+      description: 'Every tour of the catalog. With q, the tours whose title, summary, tags or meeting point match its words, '
+        + 'case and accents ignored, most relevant first.',
+    },
   }, async (request, reply) => {
     const { catalog } = request
     const q = request.query.q?.trim() || null
@@ -31,6 +35,11 @@ export const tourRoutes: FastifyPluginAsyncTypebox<AnswerReuse> = async (app, { 
 
   app.get('/tours/:id', {
     schema: { params: TourParams, response: { 200: Tour } },
-    config: { summary: 'One tour', errors: ['tour_not_found'] },
+    config: {
+      summary: 'One tour',
+      description: 'The whole tour: description, meeting point, languages, price per person, party limits, capacity per departure, '
+        + 'booking cutoff, how bookings are confirmed, and its add-ons.',
+      errors: ['tour_not_found'],
+    },
   }, async (request) => requireTour(request.catalog, request.params.id).record)
 }

@@ -1,3 +1,4 @@
+import { ApiError } from '../errors/api-error.ts'
 import type { CatalogAddon, CatalogPromoCode } from '../schemas/catalog.ts'
 
 export interface AddonLine {
@@ -15,26 +16,45 @@ export interface PriceBreakdown {
   lines: AddonLine[]
 }
 
+export interface AddonChoice {
+  addon: CatalogAddon
+  quantity: number
+}
+
 /**
- * Per-person price times party, plus add-ons (per booking, or per person and so times the
- * party), less the promo discount. A percentage is taken of subtotal plus add-ons and
- * rounded half up to the minor unit; a fixed discount never takes the total below zero.
+ * A per-person add-on's quantity counts the people of the party who take it, so it cannot
+ * exceed the party; the price of four tastings for a party of two means nothing. Every
+ * priced booking (guest hold, staff booking, an operator's resize) passes through here,
+ * which is why the rule is enforced here and not beside each caller's other add-on checks.
+ */
+function requirePerPersonWithinParty(addons: readonly AddonChoice[], party: number): void {
+  for (const { addon, quantity } of addons) {
+    if (addon.per === 'person' && quantity > party) {
+      throw new ApiError('invalid_addon', `"${addon.name}" is per person: at most the ${party} people of the party can take it`, {
+        errors: [{ field: `addons.${addon.id}`, message: `must be at most the party size, ${party}` }],
+      })
+    }
+  }
+}
+
+/**
+ * Per-person price times party, plus add-ons at unit price times quantity (for a per-person
+ * add-on the quantity is the number of people who take it, 1 to the party), less the promo
+ * discount. A percentage is taken of subtotal plus add-ons and rounded half up to the minor
+ * unit; a fixed discount never takes the total below zero. Throws invalid_addon for a
+ * per-person quantity above the party.
  */
 export function priceBooking(input: {
   pricePerPerson: number
   party: number
-  addons: { addon: CatalogAddon, quantity: number }[]
+  addons: readonly AddonChoice[]
   promo: Pick<CatalogPromoCode, 'kind' | 'value'> | null
 }): PriceBreakdown {
+  requirePerPersonWithinParty(input.addons, input.party)
   const subtotal = input.pricePerPerson * input.party
   const lines = input.addons
     .filter(({ quantity }) => quantity > 0)
-    .map(({ addon, quantity }) => ({
-      id: addon.id,
-      name: addon.name,
-      quantity,
-      amount: addon.price * quantity * (addon.per === 'person' ? input.party : 1),
-    }))
+    .map(({ addon, quantity }) => ({ id: addon.id, name: addon.name, quantity, amount: addon.price * quantity }))
   const addons = lines.reduce((sum, line) => sum + line.amount, 0)
   const gross = subtotal + addons
   const discount = input.promo === null ? 0

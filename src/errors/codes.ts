@@ -39,7 +39,12 @@ export const ERROR_CODES = {
   last_manager: { status: 409, title: 'The last active manager cannot be removed, disabled or demoted', surface: 'operator' },
   staff_exists: { status: 409, title: 'An account with this email already exists', surface: 'operator' },
   invalid_setup_token: { status: 410, title: 'The setup link is unknown, used or expired', surface: 'operator' },
+  departure_not_found: { status: 404, title: 'No departure starts at that time: neither scheduled, added nor on record', surface: 'operator' },
+  departure_exists: { status: 409, title: 'A departure already starts at that time', surface: 'operator' },
+  departure_cancelled: { status: 409, title: 'The departure is cancelled and cannot be reopened', surface: 'operator' },
   precondition_failed: { status: 412, title: 'If-Match names a version that is no longer current', surface: 'operator' },
+  departure_ended: { status: 409, title: 'The departure has already ended', surface: 'operator' },
+  departure_not_started: { status: 409, title: 'The departure has not started yet', surface: 'operator' },
   internal: { status: 500, title: 'Internal error', surface: 'any' },
   unavailable: { status: 503, title: 'Service temporarily unavailable', surface: 'any' },
 } as const satisfies Record<string, { status: number, title: string, surface: 'any' | 'guest' | 'operator' }>

@@ -1,14 +1,12 @@
-import type { FastifyInstance, RouteOptions } from 'fastify'
-import { componentName } from '../schemas/named.ts'
-import { Problem } from '../schemas/problem.ts'
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify'
 import { codesOfSurface, ERROR_CODES, type ErrorCode } from '../errors/codes.ts'
+import { Problem } from '../schemas/problem.ts'
 import { requiresBody } from './json-body.ts'
-import { SESSION_COOKIE, SESSION_DAYS } from './session.ts'
+import { CSRF_TOKEN_SCHEMA, HEADER_COMPONENTS, problemHeaders, successHeaders } from './openapi-headers.ts'
+import { exampleOf, toDocumentSchema, type JsonSchema } from './openapi-schema.ts'
 
 export const API_VERSION = '1.4.0'
 export const INSTANCE_ROUTE_PREFIX = '/api/:instance'
-
-type JsonSchema = Record<string, unknown>
 
 /**
  * What Node's HTTP layer can refuse before any route runs, whatever the route (client-errors.ts):
@@ -23,22 +21,7 @@ const STATE_CHANGING_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 /** A body, query or path schema rejects what it does not accept. */
 const WITH_SCHEMA: ErrorCode[] = ['validation_failed']
 
-/** Copies a schema, writing every named sub-schema as a $ref to its component. */
-function toDocumentSchema(schema: unknown, components: Record<string, JsonSchema>, isRoot = false): unknown {
-  if (Array.isArray(schema)) return schema.map((s) => toDocumentSchema(s, components))
-  if (schema === null || typeof schema !== 'object') return schema
-  const name = componentName(schema)
-  if (name && !isRoot) {
-    if (!(name in components)) {
-      components[name] = {}
-      components[name] = toDocumentSchema(schema, components, true) as JsonSchema
-    }
-    return { $ref: `#/components/schemas/${name}` }
-  }
-  return Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, k === 'properties'
-    ? Object.fromEntries(Object.entries(v as object).map(([p, s]) => [p, toDocumentSchema(s, components)]))
-    : toDocumentSchema(v, components)]))
-}
+const SESSION_ID_SCHEMA = { type: 'string', minLength: 12, maxLength: 12, pattern: '^[a-z0-9]{12}$', examples: ['k3v9x2m7q1pz'] }
 
 function parameters(route: RouteOptions, components: Record<string, JsonSchema>): JsonSchema[] {
   const out: JsonSchema[] = []
@@ -47,32 +30,40 @@ function parameters(route: RouteOptions, components: Record<string, JsonSchema>)
     for (const [name, property] of Object.entries(object?.properties ?? {})) {
       if (location === 'path' && name === 'instance') continue
       const { description, ...rest } = property
-      out.push({ name, in: location, required: location === 'path' || (object?.required ?? []).includes(name), description, schema: toDocumentSchema(rest, components) })
+      out.push({
+        name, in: location, required: location === 'path' || (object?.required ?? []).includes(name), description,
+        schema: toDocumentSchema(rest, components), example: exampleOf(property),
+      })
     }
   }
   add('path', route.schema?.params)
   add('query', route.schema?.querystring)
   const config = route.config ?? {}
-  if (config.csrf) out.push({ name: 'X-CSRF-Token', in: 'header', required: true, description: 'Token from POST /session, bound to the session', schema: { type: 'string' } })
-  if (config.idempotent) out.push({ name: 'Idempotency-Key', in: 'header', required: false, description: `Makes retries safe: the first answer is replayed for ${24} hours`, schema: { type: 'string', minLength: 1, maxLength: 255 } })
+  if (config.csrf) {
+    out.push({
+      name: 'X-CSRF-Token', in: 'header', required: true, description: 'Token from POST /session, bound to the session',
+      schema: CSRF_TOKEN_SCHEMA, example: exampleOf(CSRF_TOKEN_SCHEMA),
+    })
+  }
+  if (config.idempotent) {
+    out.push({
+      name: 'Idempotency-Key', in: 'header', required: false, description: `Makes retries safe: the first answer is replayed for ${24} hours`,
+      schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' }, example: 'hold-2026-06-02-ana',
+    })
+  }
   const malformed = 'a value of another shape is 400 validation_failed; a well-formed id of no live session names no session'
-  if (config.session) out.push({ name: 'X-Session', in: 'header', required: false, description: `Session id, instead of the sid cookie; ${malformed}`, schema: { type: 'string', pattern: '^[a-z0-9]{12}$' } })
-  if (config.sessionFromQuery) out.push({ name: 'session', in: 'query', required: false, description: `Session id (after X-Session, before the sid cookie); ${malformed}`, schema: { type: 'string', pattern: '^[a-z0-9]{12}$' } })
+  if (config.session) out.push({ name: 'X-Session', in: 'header', required: false, description: `Session id, instead of the sid cookie; ${malformed}`, schema: SESSION_ID_SCHEMA })
+  if (config.sessionFromQuery) out.push({ name: 'session', in: 'query', required: false, description: `Session id (after X-Session, before the sid cookie); ${malformed}`, schema: SESSION_ID_SCHEMA })
   return out
 }
 
-/** The headers of a success answer: the ones the route declares, and the sid cookie where a session may be created. */
-function successHeaders(route: RouteOptions): Record<string, JsonSchema> | undefined {
-  const headers: Record<string, JsonSchema> = {}
-  for (const [name, description] of Object.entries(route.config?.responseHeaders ?? {})) headers[name] = { description, schema: { type: 'string' } }
-  if (route.config?.session === 'ensure') {
-    headers['Set-Cookie'] = {
-      description: `When the request named no live session: ${SESSION_COOKIE}=<session id>; Max-Age=${SESSION_DAYS * 24 * 3600}; `
-        + 'Path=/api/<instance prefix>; HttpOnly; SameSite=Lax, and Secure when served over https',
-      schema: { type: 'string' },
-    }
+/** An example problem for a response that stands for `codes`: the first of them, as problem.ts writes it. */
+function problemExample(status: number, codes: readonly ErrorCode[]): JsonSchema {
+  const code = codes[0]
+  return {
+    type: `https://tourdesk.dev/problems/${code}`, title: ERROR_CODES[code].title, status,
+    detail: ERROR_CODES[code].title, code, request_id: 'req-1a2b',
   }
-  return Object.keys(headers).length > 0 ? headers : undefined
 }
 
 function errorResponses(route: RouteOptions, extra: ErrorCode[]): Record<string, JsonSchema> {
@@ -84,9 +75,8 @@ function errorResponses(route: RouteOptions, extra: ErrorCode[]): Record<string,
   for (const code of codes) byStatus.set(ERROR_CODES[code].status, [...(byStatus.get(ERROR_CODES[code].status) ?? []), code])
   return Object.fromEntries([...byStatus].sort(([a], [b]) => a - b).map(([status, list]) => [String(status), {
     description: list.map((c) => `\`${c}\`: ${ERROR_CODES[c].title}`).join('; '),
-    headers: status === 405 ? { Allow: { schema: { type: 'string' } } } : status === 429 ? { 'Retry-After': { schema: { type: 'integer' } } }
-      : status === 401 ? { 'WWW-Authenticate': { schema: { type: 'string' } } } : undefined,
-    content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+    headers: problemHeaders(status, list),
+    content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' }, example: problemExample(status, list) } },
     'x-error-codes': list,
   }]))
 }
@@ -97,24 +87,28 @@ export interface DocumentSpec {
   surface: 'guest' | 'operator'
   title: string
   description: string
-  /** OpenAPI security schemes, and the requirement applied to each operation that is not public. */
+  /** Whether the API is for the operator's own people and systems (x-internal of its server) rather than the public. */
+  internal: boolean
+  /**
+   * The tag of each resource, by the first segment of its paths ('' for the root), with what
+   * the resource is. Every operation is tagged with its resource; one missing here is tagged
+   * with the segment itself, undescribed, which the linters report.
+   */
+  tags: Record<string, { name: string, description: string }>
+  /** OpenAPI security schemes, and the requirement applied to each operation. */
   securitySchemes?: Record<string, JsonSchema>
   security?: (route: RouteOptions) => Array<Record<string, string[]>> | undefined
   /** Error codes an operation can answer because of how it is secured. */
   securityErrors?: (route: RouteOptions) => ErrorCode[]
 }
 
-const GUEST_DOCUMENT: DocumentSpec = {
-  routePrefix: INSTANCE_ROUTE_PREFIX,
-  surface: 'guest',
-  title: 'tourdesk booking API',
-  description: 'Tours, availability, held bookings and checkout for one tour operator. Errors are RFC 9457 problem+json; x-error-codes lists every code.',
-}
+const resourceOf = (path: string) => path.split('/')[1].replace(/\.json$/, '')
 
 /** The OpenAPI 3.1 document of one API's routes, built from the schemas that validate and serialize them. */
-export function buildOpenApiDocument(routes: RouteOptions[], spec: DocumentSpec = GUEST_DOCUMENT): JsonSchema {
+export function buildOpenApiDocument(routes: RouteOptions[], spec: DocumentSpec): JsonSchema {
   const components: Record<string, JsonSchema> = {}
   const paths: Record<string, Record<string, JsonSchema>> = {}
+  const usedTags = new Map<string, { name: string, description?: string }>()
   for (const route of routes) {
     const path = route.url.slice(spec.routePrefix.length).replace(/:([a-z_]+)/g, '{$1}') || '/'
     for (const method of [route.method].flat()) {
@@ -123,29 +117,51 @@ export function buildOpenApiDocument(routes: RouteOptions[], spec: DocumentSpec 
       const successStatus = Object.keys(responses ?? {}).find((status) => status.startsWith('2')) ?? '200'
       const success = responses?.[successStatus]
       const extraErrors = spec.securityErrors?.(route) ?? []
+      const body = route.schema?.body
+      const resource = resourceOf(path)
+      const tag = spec.tags[resource] ?? { name: resource }
+      usedTags.set(tag.name, tag)
       paths[path] ??= {}
       paths[path][method.toLowerCase()] = {
         operationId: `${method.toLowerCase()}${path.replace(/[{}]/g, '').split(/[/_.-]/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('') || 'Index'}`,
+        tags: [tag.name],
         summary: route.config?.summary,
         description: route.config?.description,
         security: spec.security?.(route),
         parameters: parameters(route, components),
-        requestBody: route.schema?.body ? { required: requiresBody(route.schema.body), content: { 'application/json': { schema: toDocumentSchema(route.schema.body, components) } } } : undefined,
+        requestBody: body ? { required: requiresBody(body), content: { 'application/json': { schema: toDocumentSchema(body, components), example: exampleOf(body) } } } : undefined,
         responses: {
-          [successStatus]: { description: 'Success', headers: successHeaders(route), content: { 'application/json': { schema: toDocumentSchema(success ?? {}, components) } } },
+          [successStatus]: {
+            description: 'Success', headers: successHeaders(route),
+            content: { 'application/json': { schema: toDocumentSchema(success ?? {}, components), example: exampleOf(success) } },
+          },
           ...errorResponses(route, extraErrors),
         },
       }
     }
   }
   toDocumentSchema(Problem, components)
+  const usedHeaders = Object.fromEntries(Object.entries(HEADER_COMPONENTS).filter(([name]) => JSON.stringify(paths).includes(`"#/components/headers/${name}"`)))
   return JSON.parse(JSON.stringify({
     openapi: '3.1.0',
     info: { title: spec.title, version: API_VERSION, description: spec.description },
+    // In the spec's order (how documentation tools list them), then any undeclared resource.
+    tags: [...Object.values(spec.tags).filter((t) => usedTags.has(t.name)), ...[...usedTags.values()].filter((t) => t.description === undefined)],
     paths,
-    components: { schemas: components, securitySchemes: spec.securitySchemes },
+    components: { schemas: components, headers: usedHeaders, securitySchemes: spec.securitySchemes },
     'x-error-codes': Object.fromEntries(codesOfSurface(spec.surface).map((code) => [code, { status: ERROR_CODES[code].status, title: ERROR_CODES[code].title }])),
   }))
+}
+
+/**
+ * The document as served to one request: its one server is the absolute base URL the
+ * request reached (scheme and host as the client used them, through a trusted proxy when
+ * TOURDESK_TRUST_PROXY says so), since tools resolve relative server URLs against the
+ * document's own location only sometimes.
+ */
+export function servedDocument(document: JsonSchema, request: FastifyRequest, spec: DocumentSpec, basePath: string): JsonSchema {
+  const server = { url: `${request.protocol}://${request.host}${basePath}`, description: request.catalog.instance.name, 'x-internal': spec.internal }
+  return { ...document, servers: [server] }
 }
 
 /** Collects the routes registered under `prefix` (a route and its trailing-slash twin counted once). */

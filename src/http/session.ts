@@ -2,10 +2,10 @@ import { randomInt } from 'node:crypto'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Temporal } from 'temporal-polyfill'
 import { toStoredInstant } from '../domain/instant-format.ts'
+import { NEW_SESSION_HOURS, newSessionExpiry } from '../domain/session-lifetime.ts'
 import type { FieldError } from '../errors/api-error.ts'
 
 export const SESSION_COOKIE = 'sid'
-export const SESSION_DAYS = 30
 const SESSION_ID = /^[a-z0-9]{12}$/
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789'
 
@@ -62,21 +62,48 @@ export async function resolveSession(request: FastifyRequest): Promise<LiveSessi
   return live ? { id: live.id, expiresAt: Temporal.Instant.from(live.expires_at) } : null
 }
 
+/** How openapi.json describes the `sid` cookie a route sets: when it is sent, and for how long it lasts. */
+export function sessionCookieHeader(when: string, lifetimeSeconds: number, why: string): string {
+  return `${when}: ${SESSION_COOKIE}=<session id>; Max-Age=${lifetimeSeconds}; Path=/api/<instance prefix>; HttpOnly; SameSite=Lax, `
+    + `and Secure when served over https. ${why}`
+}
+
+/** What the routes that may make a session (the index, POST /session) document of its cookie. */
+export const newSessionCookieHeader = sessionCookieHeader('When the request named no live session, a new one', NEW_SESSION_HOURS * 3600,
+  `A session that never holds a booking lasts ${NEW_SESSION_HOURS} hours; a hold makes it last longer (POST /booking).`)
+
+/** The `sid` cookie, kept by the browser exactly as long as the server keeps the session. */
+function setSessionCookie(request: FastifyRequest, reply: FastifyReply, session: LiveSession, now: Temporal.Instant): void {
+  reply.setCookie(SESSION_COOKIE, session.id, {
+    httpOnly: true,
+    sameSite: 'lax',
+    path: `/api/${request.catalog.instance.prefix}`,
+    secure: request.protocol === 'https',
+    maxAge: Math.round(now.until(session.expiresAt).total('seconds')),
+  })
+}
+
 /** The request's live session, creating one (and setting the `sid` cookie) when it names none. */
 export async function ensureSession(request: FastifyRequest, reply: FastifyReply): Promise<LiveSession> {
   const { store, clock } = request.server.tourdesk
   if (request.session !== null) return request.session
   const now = clock.now()
-  const expiresAt = now.add({ hours: 24 * SESSION_DAYS })
-  const id = newSessionId()
-  await store.sessions.create({ instance_id: request.catalog.instance.ref, id, created_at: toStoredInstant(now), expires_at: toStoredInstant(expiresAt) })
-  request.session = { id, expiresAt }
-  reply.setCookie(SESSION_COOKIE, id, {
-    httpOnly: true,
-    sameSite: 'lax',
-    path: `/api/${request.catalog.instance.prefix}`,
-    secure: request.protocol === 'https',
-    maxAge: SESSION_DAYS * 24 * 3600,
-  })
-  return { id, expiresAt }
+  const session = { id: newSessionId(), expiresAt: newSessionExpiry(now) }
+  await store.sessions.create({ instance_id: request.catalog.instance.ref, id: session.id, created_at: toStoredInstant(now), expires_at: toStoredInstant(session.expiresAt) })
+  request.session = session
+  setSessionCookie(request, reply, session, now)
+  return session
+}
+
+/**
+ * After a hold made the request's session last until `expiresAt`, the `sid` cookie that
+ * named it is sent again with the new lifetime, or the browser would forget the session
+ * (and the guest the booking) when the first day is up. A session named otherwise (X-Session,
+ * the body) leaves the browser's cookie alone.
+ */
+export function renewSessionCookie(request: FastifyRequest, reply: FastifyReply, expiresAt: Temporal.Instant, now: Temporal.Instant): void {
+  const session = request.session
+  if (session === null || request.cookies[SESSION_COOKIE] !== session.id) return
+  request.session = { id: session.id, expiresAt }
+  setSessionCookie(request, reply, request.session, now)
 }

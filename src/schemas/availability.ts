@@ -25,12 +25,20 @@ export const Availability = named('Availability', Type.Object({
   days: Type.Integer(),
   party: Type.Union([Type.Integer(), Type.Null()]),
   slots: Type.Array(Slot),
+}, {
+  examples: [{
+    tour_id: 'alfama-walk', timezone: 'Europe/Lisbon', date: '2026-06-02', days: 1, party: 2,
+    slots: [
+      { start: '2026-06-02T09:30:00+01:00', end: '2026-06-02T12:00:00+01:00', date: '2026-06-02', time: '09:30', capacity: 16, remaining: 14, status: 'available', bookable: true },
+      { start: '2026-06-02T14:00:00+01:00', end: '2026-06-02T16:30:00+01:00', date: '2026-06-02', time: '14:00', capacity: 16, remaining: 1, status: 'limited', bookable: false, reason: 'insufficient_capacity' },
+    ],
+  }],
 }))
 export type Availability = Static<typeof Availability>
 
 export const AvailabilityQuery = Type.Object({
-  tour: Type.String({ minLength: 1, maxLength: 64, description: 'Tour identifier' }),
-  date: Type.Optional(Type.String({ format: 'date', description: "First day (operator's zone); default today" })),
-  party: Type.Optional(Type.Integer({ minimum: 1, maximum: 100000, description: 'Party size' })),
-  days: Type.Optional(Type.Integer({ minimum: 1, maximum: 14, default: 7, description: 'Number of days, 1 to 14' })),
+  tour: Type.String({ minLength: 1, maxLength: 64, description: 'Tour identifier', examples: ['alfama-walk'] }),
+  date: Type.Optional(Type.String({ format: 'date', maxLength: 10, description: "First day (operator's zone); default today", examples: ['2026-06-02'] })),
+  party: Type.Optional(Type.Integer({ minimum: 1, maximum: 100000, description: 'Party size', examples: [2] })),
+  days: Type.Optional(Type.Integer({ minimum: 1, maximum: 14, default: 7, description: 'Number of days, 1 to 14', examples: [7] })),
 })

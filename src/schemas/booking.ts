@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox'
 import { Instant, Nullable, SessionId } from './common.ts'
-import { MarketingFields } from './decoy-fields.ts'
+import { decoyFields, MarketingFields } from './decoy-fields.ts'
 import { named } from './named.ts'
 
 export const BookingStatus = named('BookingStatus', Type.Enum(
@@ -15,10 +15,18 @@ export const BookingRequest = named('BookingRequest', Type.Object({
   addons: Type.Optional(Type.Record(
     Type.String({ pattern: '^[a-z0-9][a-z0-9-]{0,63}$' }),
     Type.Integer({ minimum: 0, maximum: 1000 }),
-    { maxProperties: 50, description: 'Add-on id to quantity' },
+    {
+      maxProperties: 50,
+      description: "Add-on id to quantity. A per-person add-on's quantity is how many of the party take it (at most the party "
+        + "size); a per-booking one's is how many items. Each costs its price times its quantity; 0 orders none.",
+    },
   )),
   ...MarketingFields,
-}, { additionalProperties: false }))
+  ...decoyFields("the hold takes no seat (it still replaces the session's current hold) and its checkout quarantines the booking"),
+}, {
+  additionalProperties: false,
+  examples: [{ tour_id: 'alfama-walk', start: '2026-06-02T09:30:00+01:00', party: 2, addons: { 'ginjinha-tasting': 2, 'illustrated-map': 1 }, promo_code: 'WELCOME10' }],
+}))
 export type BookingRequest = Static<typeof BookingRequest>
 
 export const CheckoutRequest = named('CheckoutRequest', Type.Object({
@@ -27,7 +35,8 @@ export const CheckoutRequest = named('CheckoutRequest', Type.Object({
   phone: Type.Optional(Type.String({ maxLength: 40, description: 'Any common notation; stored as E.164' })),
   session: Type.Optional(SessionId),
   ...MarketingFields,
-}, { additionalProperties: false }))
+  ...decoyFields('the booking is quarantined: its seats are given back and nobody is notified, unless the operator releases it'),
+}, { additionalProperties: false, examples: [{ name: 'Ana Silva', email: 'ana@example.pt', phone: '912 345 678' }] }))
 export type CheckoutRequest = Static<typeof CheckoutRequest>
 
 export const BookingPrice = named('BookingPrice', Type.Object({
@@ -52,8 +61,8 @@ export const Booking = named('Booking', Type.Object({
   addons: Type.Array(Type.Object({
     id: Type.String(),
     name: Type.String(),
-    quantity: Type.Integer(),
-    amount: Type.Integer(),
+    quantity: Type.Integer({ description: 'For a per-person add-on, how many of the party take it; for a per-booking one, how many items' }),
+    amount: Type.Integer({ description: 'Price times quantity, as priced when the booking was made' }),
   })),
   promo_code: Nullable(Type.String()),
   referral_code: Nullable(Type.String()),
@@ -72,5 +81,29 @@ export const Booking = named('Booking', Type.Object({
   })),
   created_at: Instant,
   updated_at: Instant,
+}, {
+  examples: [{
+    id: '01a20a21-7169-7723-838b-b120c6a3a171',
+    code: 'Z9HFEA',
+    status: 'confirmed',
+    tour: { id: 'alfama-walk', title: 'Alfama & Mouraria Walking Tour' },
+    start: '2026-06-02T09:30:00+01:00',
+    end: '2026-06-02T12:00:00+01:00',
+    timezone: 'Europe/Lisbon',
+    party: 2,
+    addons: [
+      { id: 'ginjinha-tasting', name: 'Ginjinha tasting', quantity: 2, amount: 700 },
+      { id: 'illustrated-map', name: 'Illustrated Alfama map', quantity: 1, amount: 600 },
+    ],
+    promo_code: 'WELCOME10',
+    referral_code: null,
+    price: { currency: 'EUR', subtotal: 3800, addons: 1300, discount: 510, total: 4590, due_now: 0, due_on_arrival: 4590 },
+    hold_expires_at: null,
+    contact: { name: 'Ana Silva', email: 'ana@example.pt', phone: '+351912345678' },
+    cancellable_until: '2026-06-02T09:30:00+01:00',
+    cancellation: null,
+    created_at: '2026-06-01T09:00:00+01:00',
+    updated_at: '2026-06-01T09:02:10+01:00',
+  }],
 }))
 export type Booking = Static<typeof Booking>

@@ -8,8 +8,11 @@ export const OptionalText = (maxLength: number, description?: string) =>
   Type.Optional(Type.String({ maxLength, description }))
 
 export const SessionId = named('SessionId', Type.String({
+  minLength: 12,
+  maxLength: 12,
   pattern: '^[a-z0-9]{12}$',
   description: '12 lowercase alphanumeric characters',
+  examples: ['k3v9x2m7q1pz'],
 }))
 
 export const Instant = Type.String({
@@ -34,4 +37,5 @@ export const Nullable = <T extends TSchema>(schema: T) =>
 export const NoBody = named('NoBody', Type.Object({}, {
   additionalProperties: false,
   description: 'This operation takes no body: send none, or an empty JSON object',
+  examples: [{}],
 }))

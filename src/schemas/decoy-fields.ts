@@ -1,17 +1,26 @@
 import { Type } from 'typebox'
 
-/**
- * Optional text fields every form accepts. `company` … `website` are the default decoys
- * (hidden from people on the booking page); which of them count as decoys is per instance.
- */
+/** Optional codes every form accepts. */
 export const MarketingFields = {
   promo_code: Type.Optional(Type.String({ maxLength: 64 })),
   referral_code: Type.Optional(Type.String({ maxLength: 64 })),
-  company: Type.Optional(Type.String({ maxLength: 200 })),
-  fax: Type.Optional(Type.String({ maxLength: 200 })),
-  middle_name: Type.Optional(Type.String({ maxLength: 200 })),
-  nickname: Type.Optional(Type.String({ maxLength: 200 })),
-  website: Type.Optional(Type.String({ maxLength: 200 })),
 }
 
 export const DECOY_FIELD_NAMES = ['company', 'fax', 'middle_name', 'nickname', 'website'] as const
+
+/**
+ * The spam decoys every form accepts, described as what they are: a reseller that reads
+ * openapi.json must know never to send its company name or website here, or its real
+ * bookings are quietly quarantined. `consequence` says what the form does with a submission
+ * that fills one. Which of the five count is set per instance (all of them by default).
+ */
+export function decoyFields(consequence: string) {
+  const field = () => Type.Optional(Type.String({
+    maxLength: 200,
+    description: 'Decoy: never fill this field. People never do (the booking page hides it from them), only bots. A submission '
+      + `that fills it (anything but blanks) is treated as spam and answered exactly as if it were real, but ${consequence}. `
+      + `Which of ${DECOY_FIELD_NAMES.join(', ')} are decoys is set per instance (all five unless the operator says otherwise), so `
+      + 'send a company, website or nickname in none of them.',
+  }))
+  return Object.fromEntries(DECOY_FIELD_NAMES.map((name) => [name, field()])) as Record<(typeof DECOY_FIELD_NAMES)[number], ReturnType<typeof field>>
+}

@@ -2,13 +2,37 @@ import { Type, type Static } from 'typebox'
 import { Money, Nullable } from './common.ts'
 import { named } from './named.ts'
 
+const TOUR_EXAMPLE = {
+  id: 'alfama-walk',
+  title: 'Alfama & Mouraria Walking Tour',
+  summary: "Two and a half hours through Lisbon's oldest quarters: tiled façades, hidden miradouros, the Sé cathedral and the alleys where fado was born.",
+  description: 'We start at the Miradouro de Santa Luzia with the whole of Alfama and the river below us.',
+  duration_minutes: 150,
+  meeting_point: { name: 'Miradouro de Santa Luzia', address: 'Largo Santa Luzia, 1100-487 Lisboa, Portugal', lat: 38.71178, lng: -9.13029 },
+  languages: ['en', 'pt', 'es'],
+  tags: ['walking', 'history', 'viewpoints'],
+  price: { amount: 1900, currency: 'EUR' },
+  party: { min: 1, max: 10 },
+  capacity: 16,
+  cutoff_minutes: 0,
+  confirmation: 'instant',
+  addons: [
+    { id: 'ginjinha-tasting', name: 'Ginjinha tasting', description: "A shot of Lisbon's sour-cherry liqueur in a chocolate cup.", price: { amount: 350, currency: 'EUR' }, per: 'person', max_quantity: 10 },
+    { id: 'illustrated-map', name: 'Illustrated Alfama map', description: 'A hand-drawn, folded map of Alfama and Mouraria.', price: { amount: 600, currency: 'EUR' }, per: 'booking', max_quantity: 3 },
+  ],
+  policy_id: 'flexible-48',
+}
+
 export const TourAddon = named('TourAddon', Type.Object({
   id: Type.String(),
   name: Type.String(),
   description: Type.String(),
   price: Money,
-  per: Type.Union([Type.Literal('booking'), Type.Literal('person')]),
-  max_quantity: Type.Integer(),
+  per: Type.Union([Type.Literal('booking'), Type.Literal('person')], {
+    description: "What a quantity counts: booking, items for the whole booking; person, the people of the party who take it "
+      + '(at most the party size). Either way the add-on costs price times quantity',
+  }),
+  max_quantity: Type.Integer({ description: 'The most one booking may order (a per-person add-on also at most the party size)' }),
 }))
 
 export const MeetingPoint = named('MeetingPoint', Type.Object({
@@ -34,20 +58,20 @@ export const Tour = named('Tour', Type.Object({
   confirmation: Type.Union([Type.Literal('instant'), Type.Literal('on_request')]),
   addons: Type.Array(TourAddon),
   policy_id: Type.String(),
-}))
+}, { examples: [TOUR_EXAMPLE] }))
 export type Tour = Static<typeof Tour>
 
 export const TourList = named('TourList', Type.Object({
   tours: Type.Array(Tour),
   total: Type.Integer(),
   q: Nullable(Type.String()),
-}))
+}, { examples: [{ tours: [TOUR_EXAMPLE], total: 1, q: 'alfama' }] }))
 export type TourList = Static<typeof TourList>
 
 export const TourListQuery = Type.Object({
-  q: Type.Optional(Type.String({ maxLength: 200, description: 'Search words; case- and accent-insensitive' })),
+  q: Type.Optional(Type.String({ maxLength: 200, description: 'Search words; case- and accent-insensitive', examples: ['alfama'] })),
 })
 
 export const TourParams = Type.Object({
-  id: Type.String({ maxLength: 64 }),
+  id: Type.String({ maxLength: 64, description: 'Tour identifier', examples: ['alfama-walk'] }),
 })

@@ -22,9 +22,10 @@ interface KeptAnswer {
 
 /**
  * Serialized availability answers, reused while nothing that changes them has happened:
- * no commit touched seats or holds (the store's change token is the same) and no cutoff,
- * start or hold lapse in the window has come. A busy tour page is read far more often than
- * it is booked, and reading and formatting a window costs much more than sending it.
+ * no commit touched seats, holds or departures (the store's change token is the same)
+ * and no cutoff, start or hold lapse in the window has come. A busy tour page is read far
+ * more often than it is booked, and reading and formatting a window costs much more than
+ * sending it.
  */
 export class AvailabilityAnswers {
   readonly #kept = new LruMap<string, KeptAnswer>(KEPT_ANSWER_LIMIT)
@@ -46,7 +47,7 @@ export class AvailabilityAnswers {
     const kept = changeToken === null ? undefined : this.#kept.get(key)
     if (kept && kept.changeToken === changeToken && nowMs >= kept.readAtMs && nowMs < kept.validUntilMs) return kept.body
 
-    const { answer, validUntilMs } = await readAvailability(catalog, this.#store.bookings, now, window)
+    const { answer, validUntilMs } = await readAvailability(catalog, this.#store.departures, now, window)
     const body = Buffer.from(serialize(answer))
     if (changeToken !== null) {
       this.#kept.set(key, { body, changeToken, readAtMs: nowMs, validUntilMs: Math.min(validUntilMs, nowMs + MAX_KEEP_MS) })

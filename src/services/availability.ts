@@ -1,12 +1,13 @@
 import { Temporal } from 'temporal-polyfill'
+import { departureAt } from '../domain/departure-at.ts'
 import { fromStoredInstant, todayIn, toStoredInstant } from '../domain/instant-format.ts'
 import { LruMap } from '../domain/lru-map.ts'
-import { expandSchedule } from '../domain/schedule.ts'
+import { expandSchedule, type Departure } from '../domain/schedule.ts'
 import { isPastCutoffMs, slotState } from '../domain/slot-status.ts'
 import { ApiError } from '../errors/api-error.ts'
 import type { Availability } from '../schemas/availability.ts'
 import type { CatalogTour } from '../schemas/catalog.ts'
-import type { BookingRepository } from '../store/bookings.ts'
+import type { DepartureRepository, WindowSeats } from '../store/departures.ts'
 import type { InstanceCatalog } from './instance-catalog.ts'
 
 export function requireTour(catalog: InstanceCatalog, tourId: string) {
@@ -83,16 +84,26 @@ export interface AvailabilityRead {
   validUntilMs: number
 }
 
-export async function readAvailability(catalog: InstanceCatalog, bookings: BookingRepository, now: Temporal.Instant,
+/** The schedule's departures and those an operator added by hand (stored with extra), in start order. */
+function departuresOf(tour: CatalogTour, timeZone: string, window: AvailabilityWindow, seats: WindowSeats): Departure[] {
+  const scheduled = expandSchedule(tour, timeZone, window.firstDate, window.days)
+  const starts = new Set(scheduled.map((d) => d.startKey))
+  const added = [...seats.byStart.values()]
+    .filter((d) => d.extra === 1 && !starts.has(d.start_at))
+    .map((d) => departureAt(fromStoredInstant(d.start_at), tour.duration_minutes, timeZone))
+  return added.length === 0 ? scheduled : [...scheduled, ...added].sort((a, b) => a.startMs - b.startMs)
+}
+
+export async function readAvailability(catalog: InstanceCatalog, departureRows: DepartureRepository, now: Temporal.Instant,
   window: AvailabilityWindow): Promise<AvailabilityRead> {
   const { tour, firstDate, days, party } = window
   const timeZone = catalog.instance.timezone
   const nowMs = now.epochMilliseconds
-  const departures = expandSchedule(tour, timeZone, firstDate, days).filter((d) => d.startMs > nowMs)
   const windowStart = firstDate.toZonedDateTime(timeZone).toInstant()
   const windowEnd = firstDate.add({ days }).toZonedDateTime(timeZone).toInstant()
-  const seats = await bookings.seatsInWindow(catalog.instance.ref, tour.id,
+  const seats = await departureRows.seatsInWindow(catalog.instance.ref, tour.id,
     toStoredInstant(windowStart), toStoredInstant(windowEnd), toStoredInstant(now))
+  const departures = departuresOf(tour, timeZone, window, seats).filter((d) => d.startMs > nowMs)
 
   const cutoffMs = tour.cutoff_minutes * 60_000
   let validUntilMs = seats.nextLapseAt === null ? Infinity : fromStoredInstant(seats.nextLapseAt).epochMilliseconds
@@ -121,7 +132,8 @@ export async function readAvailability(catalog: InstanceCatalog, bookings: Booki
             capacity,
             seatsTaken: stored?.seats_taken ?? 0,
             pastCutoff: isPastCutoffMs(d.startMs, tour.cutoff_minutes, nowMs),
-            closedByOperator: stored?.closed === 1,
+            // A cancelled departure is closed too; both take no new holds.
+            closedByOperator: stored?.closed === 1 || stored?.cancelled === 1,
             party,
           }),
         }

@@ -1,7 +1,9 @@
 import { Temporal } from 'temporal-polyfill'
-import { checkedOutStatus, SEAT_HOLDING, type BookingStatus } from '../domain/booking-status.ts'
+import { checkedOutStatus, LIVE, type BookingStatus } from '../domain/booking-status.ts'
 import { bookingPolicyOf, cancellableUntil, cancellationFee, cancellationFeePercent, type BookingPolicy } from '../domain/cancellation.ts'
+import { departureAt } from '../domain/departure-at.ts'
 import { toStoredInstant } from '../domain/instant-format.ts'
+import { bookingSessionExpiry } from '../domain/session-lifetime.ts'
 import { priceBooking } from '../domain/pricing.ts'
 import { findDeparture } from '../domain/schedule.ts'
 import { isPastCutoff } from '../domain/slot-status.ts'
@@ -9,6 +11,7 @@ import { ApiError } from '../errors/api-error.ts'
 import type { Booking, BookingRequest } from '../schemas/booking.ts'
 import type { CatalogPolicy, CatalogTour } from '../schemas/catalog.ts'
 import type { BookingRow, BookingSelector, SeatChange } from '../store/bookings.ts'
+import type { DepartureRepository } from '../store/departures.ts'
 import { newRowId } from '../store/row-id.ts'
 import type { Store } from '../store/store.ts'
 import type { Plan, RecordAnswer as RecordBookingAnswer } from '../store/write-plan.ts'
@@ -40,9 +43,19 @@ const seatsFreedBy = (rows: readonly BookingRow[]): SeatChange[] =>
 export const policyOf = (row: BookingRow, current: CatalogPolicy): BookingPolicy => row.policy === null ? current : JSON.parse(row.policy)
 const isLapsed = (row: BookingRow, now: string) => row.status === 'held' && row.hold_expires_at! <= now
 
-function requireDeparture(ctx: BookingContext, tour: CatalogTour, startText: string) {
+/**
+ * The departure a guest asks for: a scheduled start, or one an operator added by hand (its
+ * row stored with extra; read only when the schedule does not give the start). A closed or
+ * cancelled one is found too: the seat change refuses it.
+ */
+async function requireDeparture(ctx: BookingContext, tour: CatalogTour, startText: string, departures: DepartureRepository) {
   const start = Temporal.Instant.from(startText)
-  const departure = findDeparture(tour, ctx.catalog.instance.timezone, start)
+  const timeZone = ctx.catalog.instance.timezone
+  let departure = findDeparture(tour, timeZone, start)
+  if (!departure) {
+    const stored = await departures.stored({ instance_id: ctx.catalog.instance.ref, tour_id: tour.id, start_at: toStoredInstant(start) })
+    if (stored?.extra === 1) departure = departureAt(start, tour.duration_minutes, timeZone)
+  }
   if (!departure) {
     throw new ApiError('slot_not_found', `${tour.title} has no departure starting at ${startText}`, {
       errors: [{ field: 'start', message: 'is not a scheduled start of this tour' }],
@@ -96,7 +109,7 @@ export function bookingService(store: Store) {
       const { catalog } = ctx
       const instance = catalog.instance
       const { catalog: tour } = requireTour(catalog, request.tour_id)
-      const departure = requireDeparture(ctx, tour, request.start)
+      const departure = await requireDeparture(ctx, tour, request.start, store.departures)
       requirePartyInRange(tour.party, request.party)
       const addons = requireAddons(tour, request.addons ?? {})
       const promoCode = request.promo_code?.trim() ? request.promo_code.trim().toUpperCase() : null
@@ -147,6 +160,7 @@ export function bookingService(store: Store) {
       const answer = bookingView(row, catalog)
       return store.write(function* () {
         yield* bookings.lockSession(instance.ref, ctx.sessionId)
+        yield* store.sessions.keepUntil(instance.ref, ctx.sessionId, toStoredInstant(bookingSessionExpiry(ctx.now)))
         // The session's current hold is replaced: expired if its time had run out, else released.
         const replaced = yield* bookings.transition(instance.ref, { session: ctx.sessionId }, 'held', { lapsedBy: now, lapsed: 'expired', live: 'released' }, now)
         const seats = seatsFreedBy(replaced)
@@ -193,12 +207,12 @@ export function bookingService(store: Store) {
       // answers null rather than throwing (a throw would roll it back).
       const changed = await store.write(function* (): Plan<BookingRow | null> {
         yield* bookings.lockSession(instance.ref, ctx.sessionId)
-        let row = yield* bookings.latestForSessionIn(instance.ref, ctx.sessionId, SEAT_HOLDING)
+        let row = yield* bookings.latestForSessionIn(instance.ref, ctx.sessionId, LIVE)
         if (row && isLapsed(row, now)) {
           // A lapsed hold is written as expired (and stays so whatever the answer); an older
           // request or confirmed booking behind it is what DELETE then acts on.
           yield* expireLapsed(instance.ref, { id: row.id }, now)
-          row = yield* bookings.latestForSessionIn(instance.ref, ctx.sessionId, SEAT_HOLDING)
+          row = yield* bookings.latestForSessionIn(instance.ref, ctx.sessionId, LIVE)
         }
         if (!row) return null
         if (row.status === 'held') {

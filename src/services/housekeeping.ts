@@ -1,24 +1,28 @@
 import type { Temporal } from 'temporal-polyfill'
 import { toStoredInstant } from '../domain/instant-format.ts'
 import { deleteExpiredSubmissions } from '../store/privacy.ts'
-import type { Store } from '../store/store.ts'
-import type { BookingService } from './bookings.ts'
+import type { AppContext } from '../context.ts'
 
 export interface HousekeepingReport {
   expiredHolds: number
+  /** Requests nobody answered within the instance's request_decision_hours (or by their departure's cutoff). */
+  declinedRequests: number
   deletedSessions: number
   deletedIdempotencyKeys: number
   deletedSubmissions: number
 }
 
 /**
- * The periodic work no request does: writes `expired` for lapsed holds nobody read, and
- * deletes sessions, idempotency keys and form submissions past their lifetime.
+ * The periodic work no request does: writes `expired` for lapsed holds nobody read, declines
+ * the requests whose answer is overdue, and deletes sessions, idempotency keys and form
+ * submissions past their lifetime.
  */
-export async function runHousekeeping(store: Store, bookings: BookingService, now: Temporal.Instant): Promise<HousekeepingReport> {
+export async function runHousekeeping(context: AppContext, now: Temporal.Instant): Promise<HousekeepingReport> {
+  const { store } = context
   const stored = toStoredInstant(now)
   return {
-    expiredHolds: await bookings.sweepLapsedHolds(now),
+    expiredHolds: await context.bookings.sweepLapsedHolds(now),
+    declinedRequests: await context.operatorBookings.declineOverdueRequests(context.catalogs.values(), now),
     deletedSessions: await store.sessions.deleteExpired(stored),
     deletedIdempotencyKeys: await store.idempotency.deleteExpired(stored),
     deletedSubmissions: await deleteExpiredSubmissions(store.db, now),

@@ -315,6 +315,22 @@ const migrationsFor = (dialect: 'sqlite' | 'postgres'): Record<string, Migration
       await db.schema.alterTable('idempotency_keys').renameColumn('session_id', 'caller').execute()
     },
   },
+  '011_requests_awaiting_decision': {
+    // The request deadline (housekeeping) reads the requests nobody has answered yet; a
+    // partial index holds only those, so the sweep reads a handful of rows, not every booking.
+    async up(db: Kysely<any>) {
+      await db.schema.createIndex('bookings_requested').on('bookings').columns(['instance_id', 'start_at'])
+        .where(sql.ref('status'), '=', 'requested').execute()
+    },
+  },
+  '012_departures_by_start': {
+    // The operator's departure list reads every tour's departures in a date window; the
+    // primary key leads with the tour, so without this it would read the instance's whole
+    // history of departures. Seat changes do not touch start_at, so holds never write it.
+    async up(db: Kysely<any>) {
+      await db.schema.createIndex('departures_by_start').on('departures').columns(['instance_id', 'start_at']).execute()
+    },
+  },
 })
 
 /**

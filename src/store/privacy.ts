@@ -2,7 +2,7 @@ import { sql } from 'kysely'
 import type { Temporal } from 'temporal-polyfill'
 import { toStoredInstant } from '../domain/instant-format.ts'
 import type { Database, Db } from './database.ts'
-import { compiled } from './write-plan.ts'
+import { compiled, type Plan } from './write-plan.ts'
 
 /** Contact messages are kept this long; quarantined (spam) submissions a shorter time. */
 export const RETENTION = { contactMessageDays: 365, spamDays: 30 }
@@ -32,30 +32,43 @@ function sessionsBookedBy(db: Db, instanceId: string, email: string) {
     .where(sql<boolean>`lower(contact_email) = ${email.trim().toLowerCase()}`)
 }
 
+/** What an erasure removed, by kind. */
+export interface ErasureCounts {
+  contactMessages: number
+  newsletterSignups: number
+  newsletterSubscriptions: number
+  bookingsAnonymised: number
+  storedAnswers: number
+}
+
 /**
  * Erases one person's form submissions and subscription, and strips their contact details
  * from bookings (the bookings themselves stay: seats and the operator's records depend on them).
+ * A plan, so the caller can write its audit entry in the same transaction.
  */
-export async function erasePersonalData(database: Database, instanceId: string, email: string, at: Temporal.Instant) {
-  const { db } = database
-  return database.write(function* () {
-    const messages = yield* compiled(db.deleteFrom('contact_messages').where('instance_id', '=', instanceId).where(sameEmail(email)))
-    const signups = yield* compiled(db.deleteFrom('newsletter_signups').where('instance_id', '=', instanceId).where(sameEmail(email)))
-    const subscriptions = yield* compiled(db.deleteFrom('newsletter_subscribers').where('instance_id', '=', instanceId).where(sameEmail(email)))
-    const answers = yield* compiled(db.deleteFrom('idempotency_keys').where('instance_id', '=', instanceId)
-      .where('caller', 'in', sessionsBookedBy(db, instanceId, email)))
-    const bookings = yield* compiled(db.updateTable('bookings')
-      .set({ contact_name: 'erased', contact_email: 'erased', contact_phone: null, updated_at: toStoredInstant(at) })
-      .where('instance_id', '=', instanceId)
-      .where(sql<boolean>`lower(contact_email) = ${email.trim().toLowerCase()}`))
-    return {
-      contactMessages: messages.changes,
-      newsletterSignups: signups.changes,
-      newsletterSubscriptions: subscriptions.changes,
-      bookingsAnonymised: bookings.changes,
-      storedAnswers: answers.changes,
-    }
-  })
+export function* erasePersonalDataPlan(db: Db, instanceId: string, email: string, at: Temporal.Instant): Plan<ErasureCounts> {
+  const messages = yield* compiled(db.deleteFrom('contact_messages').where('instance_id', '=', instanceId).where(sameEmail(email)))
+  const signups = yield* compiled(db.deleteFrom('newsletter_signups').where('instance_id', '=', instanceId).where(sameEmail(email)))
+  const subscriptions = yield* compiled(db.deleteFrom('newsletter_subscribers').where('instance_id', '=', instanceId).where(sameEmail(email)))
+  const answers = yield* compiled(db.deleteFrom('idempotency_keys').where('instance_id', '=', instanceId)
+    .where('caller', 'in', sessionsBookedBy(db, instanceId, email)))
+  // The contact is a field of the booking like any other: its version grows, so an operator's stale If-Match fails.
+  const bookings = yield* compiled(db.updateTable('bookings')
+    .set({ contact_name: 'erased', contact_email: 'erased', contact_phone: null, updated_at: toStoredInstant(at), version: sql<number>`version + 1` })
+    .where('instance_id', '=', instanceId)
+    .where(sql<boolean>`lower(contact_email) = ${email.trim().toLowerCase()}`))
+  return {
+    contactMessages: messages.changes,
+    newsletterSignups: signups.changes,
+    newsletterSubscriptions: subscriptions.changes,
+    bookingsAnonymised: bookings.changes,
+    storedAnswers: answers.changes,
+  }
+}
+
+/** erasePersonalDataPlan in a transaction of its own. */
+export async function erasePersonalData(database: Database, instanceId: string, email: string, at: Temporal.Instant): Promise<ErasureCounts> {
+  return database.write(() => erasePersonalDataPlan(database.db, instanceId, email, at))
 }
 
 /** Deletes form submissions past their retention (see RETENTION); returns how many went. */

@@ -1,6 +1,7 @@
 import type { DatabaseTarget } from '../config/env.ts'
 import { auditRepository } from './audit.ts'
 import { bookingRepository } from './bookings.ts'
+import { departureRepository } from './departures.ts'
 import { formRepository } from './forms.ts'
 import { openDatabase, type Database } from './database.ts'
 import { idempotencyRepository } from './idempotency.ts'
@@ -33,6 +34,7 @@ import { staffRepository } from './staff.ts'
 export interface Store extends Database {
   sessions: ReturnType<typeof sessionRepository>
   bookings: ReturnType<typeof bookingRepository>
+  departures: ReturnType<typeof departureRepository>
   idempotency: ReturnType<typeof idempotencyRepository>
   promoRedemptions: ReturnType<typeof promoRedemptionRepository>
   forms: ReturnType<typeof formRepository>
@@ -57,6 +59,7 @@ export async function openStore(target: DatabaseTarget, options: StoreOptions = 
     ...database,
     sessions: sessionRepository(database),
     bookings: bookingRepository(database),
+    departures: departureRepository(database),
     idempotency: idempotencyRepository(database.db),
     promoRedemptions: promoRedemptionRepository(database.db),
     forms: formRepository(database),

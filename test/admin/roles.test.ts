@@ -78,7 +78,7 @@ test('the operator API describes itself in its own OpenAPI 3.1 document, and the
   const validator = new Validator()
   const result = await validator.validate(structuredClone(operator.body))
   assert.equal(result.valid, true, JSON.stringify(result.errors, null, 2))
-  assert.deepEqual(operator.body.servers, [{ url: '/admin/api/lisbon', description: 'Alfama & Tejo Tours' }])
+  assert.deepEqual(operator.body.servers, [{ url: `${service.origin}/admin/api/lisbon`, description: 'Alfama & Tejo Tours', 'x-internal': true }])
   const documented = new Set(Object.entries(operator.body.paths as Record<string, object>)
     .flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`)))
   for (const route of operatorRoutes(service)) {

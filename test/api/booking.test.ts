@@ -123,13 +123,13 @@ test('a valid hold answers 200 held with the whole booking record and stores it 
   assert.equal(b.timezone, 'Europe/Lisbon')
   assert.equal(b.party, 3)
   assert.deepEqual(b.addons, [
-    { id: 'ginjinha-tasting', name: 'Ginjinha tasting', quantity: 2, amount: 350 * 2 * 3 },
+    { id: 'ginjinha-tasting', name: 'Ginjinha tasting', quantity: 2, amount: 350 * 2 },
     { id: 'illustrated-map', name: 'Illustrated Alfama map', quantity: 1, amount: 600 },
   ])
   assert.equal(b.promo_code, 'WELCOME10')
   assert.equal(b.referral_code, null)
-  // 1900 × 3 = 5700; add-ons 2100 + 600 = 2700; 10% of 8400 = 840.
-  assert.deepEqual(b.price, { currency: 'EUR', subtotal: 5700, addons: 2700, discount: 840, total: 7560, due_now: 0, due_on_arrival: 7560 })
+  // 1900 × 3 = 5700; add-ons 700 + 600 = 1300; 10% of 7000 = 700.
+  assert.deepEqual(b.price, { currency: 'EUR', subtotal: 5700, addons: 1300, discount: 700, total: 6300, due_now: 0, due_on_arrival: 6300 })
   assert.equal(b.hold_expires_at, '2026-06-01T09:15:00+01:00')
   assert.equal(b.cancellable_until, '2026-06-02T09:30:00+01:00')
   assert.equal(b.created_at, '2026-06-01T09:00:00+01:00')
@@ -139,20 +139,33 @@ test('a valid hold answers 200 held with the whole booking record and stores it 
   assert.equal(row.session_id, s.session)
   assert.equal(row.instance_id, 'lx4t7k2m')
   assert.equal(row.party, 3)
-  assert.equal(row.total, 7560)
+  assert.equal(row.total, 6300)
   assert.equal(row.promo_code, 'WELCOME10')
   assert.equal(Date.parse(row.hold_expires_at!), Date.parse('2026-06-01T08:15:00Z'))
   assert.equal(await seatsTaken(service, 'alfama-walk', ALFAMA_TUE_0930), 3)
   assert.deepEqual(await transitions(service, b.id), ['->held'])
 })
 
-test('per-person add-ons are multiplied by the party, per-booking ones are not, and no promo means no discount', async (t) => {
+test('a per-person add-on costs its price times the people who take it, a per-booking one its price times the quantity, and no promo means no discount', async (t) => {
   const service = await build(t)
   const client = service.client()
   const { booking } = await holding(client, { tour_id: 'alfama-walk', start: ALFAMA_TUE_0930, party: 4, addons: { 'ginjinha-tasting': 1, 'illustrated-map': 3 } })
-  // 1900 × 4 = 7600; ginjinha 350 × 1 × 4 = 1400; map 600 × 3 = 1800.
-  assert.deepEqual(booking.price, { currency: 'EUR', subtotal: 7600, addons: 3200, discount: 0, total: 10800, due_now: 0, due_on_arrival: 10800 })
+  // 1900 × 4 = 7600; one of the four takes a ginjinha: 350; map 600 × 3 = 1800.
+  assert.deepEqual(booking.addons, [
+    { id: 'ginjinha-tasting', name: 'Ginjinha tasting', quantity: 1, amount: 350 },
+    { id: 'illustrated-map', name: 'Illustrated Alfama map', quantity: 3, amount: 1800 },
+  ])
+  assert.deepEqual(booking.price, { currency: 'EUR', subtotal: 7600, addons: 2150, discount: 0, total: 9750, due_now: 0, due_on_arrival: 9750 })
   assert.equal(booking.promo_code, null)
+})
+
+test('"Ginjinha tasting × 2" for a party of 2 charges two tastings, and the stored booking keeps that amount', async (t) => {
+  const service = await build(t)
+  const { booking } = await holding(service.client(), { ...ALFAMA, addons: { 'ginjinha-tasting': 2 } })
+  assert.deepEqual(booking.addons, [{ id: 'ginjinha-tasting', name: 'Ginjinha tasting', quantity: 2, amount: 700 }])
+  assert.equal(booking.price.total, 1900 * 2 + 700)
+  const row = await bookingRow(service, booking.id)
+  assert.deepEqual([row.addons_total, row.total], [700, 4500])
 })
 
 test('a percentage promo is rounded half up to the cent', async (t) => {
@@ -258,10 +271,18 @@ test('an unknown add-on is 422 invalid_addon naming it', async (t) => {
 
 test('an add-on quantity above its max is 422 invalid_addon; the max itself is accepted', async (t) => {
   const service = await build(t)
-  await refused(service, { ...ALFAMA, addons: { 'ginjinha-tasting': 11 } }, 422, 'invalid_addon')
+  await refused(service, { ...ALFAMA, party: 10, addons: { 'ginjinha-tasting': 11 } }, 422, 'invalid_addon')
   await refused(service, { ...ALFAMA, addons: { 'illustrated-map': 4 } }, 422, 'invalid_addon')
-  const { booking } = await holding(service.client(), { ...ALFAMA, addons: { 'ginjinha-tasting': 10, 'illustrated-map': 3 } })
-  assert.equal(booking.price.addons, 350 * 10 * 2 + 600 * 3)
+  const { booking } = await holding(service.client(), { ...ALFAMA, party: 10, addons: { 'ginjinha-tasting': 10, 'illustrated-map': 3 } })
+  assert.equal(booking.price.addons, 350 * 10 + 600 * 3)
+})
+
+test('a per-person add-on taken by more people than the party is 422 invalid_addon naming it; the whole party is accepted', async (t) => {
+  const service = await build(t)
+  const body = await refused(service, { ...ALFAMA, addons: { 'ginjinha-tasting': 3 } }, 422, 'invalid_addon')
+  assert.deepEqual(body.errors, [{ field: 'addons.ginjinha-tasting', message: 'must be at most the party size, 2' }])
+  const { booking } = await holding(service.client(), { ...ALFAMA, addons: { 'ginjinha-tasting': 2 } })
+  assert.equal(booking.price.addons, 700)
 })
 
 test('an unknown promo code is 422 invalid_promo_code', async (t) => {

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { Validator } from '@seriousme/openapi-schema-validator'
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import addFormats from 'ajv-formats'
 import { build, type TestService } from '../helpers/build.ts'
 
 type Operation = { parameters?: Parameter[], requestBody?: any, responses: Record<string, any> }
@@ -67,7 +69,7 @@ test('/openapi.json is OpenAPI 3.1.0 with info.version 1.4.0, served for each in
   for (const [document, prefix] of [[lisbon, 'lisbon'], [nyc, 'nyc']] as const) {
     assert.equal(document.openapi, '3.1.0')
     assert.equal(document.info.version, '1.4.0')
-    assert.deepEqual(document.servers.map((s) => s.url), [`/api/${prefix}`])
+    assert.deepEqual(document.servers.map((s) => s.url), [`${service.origin}/api/${prefix}`])
   }
   assert.deepEqual({ ...lisbon, servers: [] }, { ...nyc, servers: [] }, 'the interface is the same for every instance')
 })
@@ -98,7 +100,7 @@ test('every error code of CONTRACT.md is documented with its status, on the oper
   }
 })
 
-test('every operation documents the routing, rate-limit and server errors, with Allow on 405 and Retry-After on 429', async (t) => {
+test('every operation documents the routing, rate-limit and server errors, with Allow on 405 and Retry-After on 429 and 503', async (t) => {
   const service = await build(t)
   const document = await openapi(service)
   for (const [method, path, op] of operations(document)) {
@@ -110,9 +112,14 @@ test('every operation documents the routing, rate-limit and server errors, with 
     assert.ok(documentedCodes(op, 503).includes('unavailable'), name)
     assert.ok(op.responses['405'].headers?.Allow, `${name} documents Allow on 405`)
     assert.ok(op.responses['429'].headers?.['Retry-After'], `${name} documents Retry-After on 429`)
+    assert.ok(op.responses['503'].headers?.['Retry-After'], `${name} documents Retry-After on 503`)
     for (const [status, response] of Object.entries(op.responses)) {
+      assert.ok(response.headers?.RateLimit && response.headers['RateLimit-Policy'], `${name} ${status} documents the rate-limit headers`)
+      assert.ok(response.headers['Access-Control-Allow-Origin'], `${name} ${status} documents the CORS header`)
       if (Number(status) < 400) continue
-      assert.deepEqual(response.content, { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } }, `${name} ${status} is a Problem`)
+      const { schema, example } = response.content['application/problem+json']
+      assert.deepEqual(schema, { $ref: '#/components/schemas/Problem' }, `${name} ${status} is a Problem`)
+      assert.ok(response['x-error-codes'].includes(example.code), `${name} ${status}: its example is one of its codes`)
     }
   }
 })
@@ -233,16 +240,17 @@ test('POST /session documents the X-CSRF-Token and Set-Cookie headers it answers
   const service = await build(t)
   const { paths } = await openapi(service)
   const granted = paths['/session'].post.responses['200'].headers ?? {}
-  assert.deepEqual(Object.keys(granted).sort(), ['Set-Cookie', 'X-CSRF-Token'])
-  assert.match(granted['Set-Cookie'].description, /^When the request named no live session: sid=<session id>; .*HttpOnly; SameSite=Lax/)
+  assert.ok(granted['X-CSRF-Token'] && granted['Set-Cookie'])
+  assert.match(granted['Set-Cookie'].description, /^When the request named no live session, a new one: sid=<session id>; Max-Age=86400; .*HttpOnly; SameSite=Lax/)
   assert.match(granted['Set-Cookie'].description, /Path=\/api\/<instance prefix>/)
-  assert.deepEqual(Object.keys(paths['/'].get.responses['200'].headers ?? {}), ['Set-Cookie'])
-  assert.equal(paths['/tours'].get.responses['200'].headers, undefined, 'a route that makes no session sets no cookie')
+  assert.ok(paths['/'].get.responses['200'].headers?.['Set-Cookie'])
+  assert.match(paths['/booking'].post.responses['200'].headers?.['Set-Cookie'].description, /^When the sid cookie named the session: sid=<session id>; Max-Age=2592000;/)
+  assert.equal(paths['/tours'].get.responses['200'].headers?.['Set-Cookie'], undefined, 'a route that makes no session sets no cookie')
 
   // What is documented is what is sent.
   const res = await service.client().post('/session')
   assert.equal(res.headers.get('x-csrf-token'), res.body.csrf_token)
-  assert.match(res.headers.get('set-cookie') ?? '', new RegExp(`^sid=${res.body.session}; Max-Age=2592000; Path=/api/lisbon; HttpOnly; SameSite=Lax$`))
+  assert.match(res.headers.get('set-cookie') ?? '', new RegExp(`^sid=${res.body.session}; Max-Age=86400; Path=/api/lisbon; HttpOnly; SameSite=Lax$`))
 })
 
 test('POST /session and DELETE /booking document an optional body that takes no fields', async (t) => {
@@ -274,4 +282,101 @@ test('every route that reads a session documents X-Session with its pattern and 
   }
   const query = document.paths['/booking'].get.parameters!.find((p) => p.in === 'query' && p.name === 'session')
   assert.equal(query?.schema.pattern, '^[a-z0-9]{12}$')
+})
+
+test('every decoy field of every form is described as one: people never fill it, and a submission that does is spam answered as if real', async (t) => {
+  const service = await build(t)
+  const { components } = await openapi(service)
+  const forms = ['BookingRequest', 'CheckoutRequest', 'ContactRequest', 'NewsletterRequest']
+  for (const form of forms) {
+    const { properties } = components.schemas[form] as { properties: Record<string, { description?: string }> }
+    for (const decoy of ['company', 'fax', 'middle_name', 'nickname', 'website']) {
+      const description = properties[decoy]?.description ?? ''
+      assert.match(description, /^Decoy: never fill this field\. People never do/, `${form}.${decoy}`)
+      assert.match(description, /treated as spam and answered exactly as if it were real/, `${form}.${decoy}`)
+    }
+  }
+})
+
+test('the document names the absolute base URL the request reached as its one public server, https behind a trusted proxy', async (t) => {
+  const service = await build(t, { trustProxy: true })
+  const res = await service.client().get('/openapi.json', { headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'book.alfama-tejo.example' } })
+  assert.deepEqual(res.body.servers, [{ url: 'https://book.alfama-tejo.example/api/lisbon', description: 'Alfama & Tejo Tours', 'x-internal': false }])
+})
+
+test('security: POST and DELETE /booking need a session and its X-CSRF-Token, session readers take one optionally, the rest none', async (t) => {
+  const service = await build(t)
+  const { paths, components } = await openapi(service) as any
+  assert.deepEqual(Object.keys(components.securitySchemes).sort(), ['csrfToken', 'sessionCookie', 'sessionHeader'])
+  assert.deepEqual(paths['/booking'].post.security, [{ sessionCookie: [], csrfToken: [] }, { sessionHeader: [], csrfToken: [] }, { csrfToken: [] }],
+    'POST /booking may name its session in the body')
+  assert.deepEqual(paths['/booking'].delete.security, [{ sessionCookie: [], csrfToken: [] }, { sessionHeader: [], csrfToken: [] }])
+  assert.deepEqual(paths['/checkout'].post.security, [{ sessionCookie: [] }, { sessionHeader: [] }, {}])
+  assert.deepEqual(paths['/tours'].get.security, [{}])
+})
+
+test('every operation has a summary, a description and one tag, and every tag is declared with a description', async (t) => {
+  const service = await build(t)
+  const document = await openapi(service) as any
+  const declared = new Map<string, string>(document.tags.map((tag: { name: string, description: string }) => [tag.name, tag.description]))
+  for (const [method, path, op] of operations(document) as [string, string, any][]) {
+    assert.ok(op.summary && op.description, `${method} ${path} is summarized and described`)
+    assert.equal(op.tags.length, 1)
+    assert.ok(declared.get(op.tags[0]), `${method} ${path}: tag ${op.tags[0]} is declared with a description`)
+  }
+})
+
+test('enums carry their type and integers their format, as client generators expect', async (t) => {
+  const service = await build(t)
+  const document = await openapi(service)
+  const seen = { enums: 0, integers: 0 }
+  JSON.stringify(document, (_key, value) => {
+    if (value && typeof value === 'object' && !Array.isArray(value)) {
+      if (Array.isArray(value.enum) && value.type === undefined && value.schema === undefined) assert.fail(`an enum without type: ${JSON.stringify(value)}`)
+      if (value.type === 'integer') {
+        seen.integers++
+        assert.ok(value.format === 'int32' || value.format === 'int64', JSON.stringify(value))
+      }
+      if (Array.isArray(value.enum)) seen.enums++
+    }
+    return value
+  })
+  assert.ok(seen.enums > 0 && seen.integers > 0)
+  assert.equal((document.components.schemas.BookingStatus as any).type, 'string')
+})
+
+test('every example in the document (bodies, answers, parameters, schemas) is valid under the schema beside it', async (t) => {
+  const service = await build(t)
+  const document = await openapi(service) as any
+  const ajv = new Ajv2020({ strict: false, allErrors: true })
+  addFormats.default(ajv)
+  ajv.addSchema(document, 'doc')
+  const at = (pointer: string[]) => pointer.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')
+  const valid = (pointer: string[], example: unknown) => {
+    const validate = ajv.getSchema(`doc#/${at(pointer)}`)!
+    assert.ok(validate(example), `${pointer.join(' ')}: ${ajv.errorsText(validate.errors)}`)
+  }
+  let checked = 0
+  for (const [path, item] of Object.entries(document.paths) as [string, any][]) {
+    for (const [method, op] of Object.entries(item) as [string, any][]) {
+      const base = ['paths', path, method]
+      for (const [type, media] of Object.entries(op.requestBody?.content ?? {}) as [string, any][]) {
+        if (media.example !== undefined) { valid([...base, 'requestBody', 'content', type, 'schema'], media.example); checked++ }
+      }
+      for (const [status, response] of Object.entries(op.responses) as [string, any][]) {
+        for (const [type, media] of Object.entries(response.content ?? {}) as [string, any][]) {
+          if (media.example !== undefined) { valid([...base, 'responses', status, 'content', type, 'schema'], media.example); checked++ }
+        }
+      }
+      op.parameters.forEach((parameter: any, i: number) => {
+        if (parameter.example !== undefined) { valid([...base, 'parameters', String(i), 'schema'], parameter.example); checked++ }
+      })
+    }
+  }
+  for (const [name, schema] of Object.entries(document.components.schemas) as [string, any][]) {
+    for (const example of schema.examples ?? []) { valid(['components', 'schemas', name], example); checked++ }
+  }
+  assert.ok(checked > 50, `${checked} examples checked`)
+  assert.ok(document.paths['/booking'].post.requestBody.content['application/json'].example, 'the hold has an example body (Dredd needs one)')
+  assert.ok(document.paths['/tours/{id}'].get.parameters.find((p: any) => p.name === 'id').example, 'a path parameter has an example')
 })

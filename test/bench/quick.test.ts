@@ -20,7 +20,7 @@ test('npm run bench -- --quick measures every endpoint and growth, and writes it
     maxBuffer: 16 * 1024 * 1024,
   })
 
-  for (const heading of ['## SQLite', '### Growth', '## PostgreSQL', '## Targets (issue 7)']) {
+  for (const heading of ['## SQLite', '### Growth', '### Operator reads (issue 13)', '## PostgreSQL', '## Targets (issues 7, 12 and 13)']) {
     assert.ok(stdout.includes(heading), `the printed report has "${heading}"`)
   }
   const written = readdirSync(out).sort()
@@ -59,5 +59,14 @@ test('npm run bench -- --quick measures every endpoint and growth, and writes it
       assert.ok(Number.isFinite(growth.meanLatencyRatio))
     }
     assert.equal(result.growth.sizes.large.tours, report.settings.growth.large.tours)
+    const operator = result.operator!
+    assert.deepEqual(operator.missing, [], `${result.dialect}: every operator route is in this build`)
+    assert.deepEqual(operator.reads.map((r) => r.name), ['bookings-day', 'departures-14', 'departures-14-200', 'manifest'])
+    for (const read of operator.reads) {
+      assert.ok(read.requests > 0, `${result.dialect} ${read.name} sent requests`)
+      assert.deepEqual(Object.keys(read.statusCodes).filter((code) => !code.startsWith('2')), [], `${result.dialect} ${read.name}: ${JSON.stringify(read.statusCodes)}`)
+    }
+    assert.ok(operator.export!.rows >= report.settings.operator.exportBookings, `${result.dialect}: the export held ${operator.export!.rows} bookings`)
+    assert.equal(operator.export!.rows, operator.export!.expectedRows)
   }
 })

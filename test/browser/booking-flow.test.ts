@@ -101,6 +101,42 @@ describe('the booking page in Chromium', { skip: browserSkipReason(), timeout: 1
     await guest.close()
   })
 
+  test('a per-person extra asks how many of the party take it, a once-per-booking extra is a checkbox, and the hold charges each once per taker', async () => {
+    const guest = await openGuestPage(browser)
+    const { page } = guest
+    await page.goto(bookingPageUrl(server.origin, 'lisbon', 'tagus-sunset-sail'))
+    await chooseFirstOpenTime(page)
+    assert.equal(await page.textContent('label[for="addon-vinho-verde"]'), 'Glass of vinho verde: how many of you?')
+    assert.equal(await page.getAttribute('#addon-vinho-verde', 'max'), '2', 'a party of 2 offers 0 to 2')
+    assert.equal(await page.getAttribute('#addon-photo-package', 'type'), 'checkbox')
+
+    await page.fill('#addon-vinho-verde', '3')
+    await page.click('#hold-button')
+    assert.equal(await page.textContent('#addon-vinho-verde-message'), 'Please enter how many of you take it, from 0 to 2.')
+    assert.equal(await page.getAttribute('#addon-vinho-verde', 'aria-invalid'), 'true')
+
+    await page.fill('#party', '3')
+    assert.equal(await page.getAttribute('#addon-vinho-verde', 'max'), '3', 'the choice follows the party size')
+    await page.locator('#party').blur()
+    await chooseFirstOpenTime(page)
+    await page.check('#addon-photo-package')
+    await assertAccessible(page, 'extras chosen')
+    await holdSeats(page)
+
+    const api = await apiClient(server.origin, 'lisbon')
+    const held = (await api.get('/booking', { headers: await guestSession(page) })).body
+    assert.deepEqual(held.addons.map((a: { id: string, quantity: number, amount: number }) => [a.id, a.quantity, a.amount]),
+      [['vinho-verde', 3, 3 * 600], ['photo-package', 1, 2500]])
+    assert.equal(held.price.total, 3 * 6500 + 3 * 600 + 2500)
+    await page.reload()
+    await page.locator('#hold-title').filter({ hasText: 'Your seats are held' }).waitFor()
+    assert.equal(await page.inputValue('#addon-vinho-verde'), '3', 'a reload shows the choices of the hold')
+    assert.equal(await page.isChecked('#addon-photo-package'), true)
+    await screenshot(page, 'extras-held')
+    assert.deepEqual(guest.faults, [])
+    await guest.close()
+  })
+
   test('a first visit logs no console error and asks for no booking it cannot have; a reload with a hold asks, one after a release does not', async () => {
     const guest = await openGuestPage(browser)
     const { page } = guest

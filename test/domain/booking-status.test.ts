@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { canTransition, checkedOutStatus, SEAT_HOLDING, type BookingStatus } from '../../src/domain/booking-status.ts'
+import { canTransition, checkedOutStatus, LIVE, SEATED, type BookingStatus } from '../../src/domain/booking-status.ts'
 
 const ALL: BookingStatus[] = ['held', 'released', 'expired', 'requested', 'confirmed', 'declined', 'cancelled', 'completed', 'no_show']
 
@@ -12,8 +12,8 @@ const ALLOWED: Record<BookingStatus, BookingStatus[]> = {
   expired: [],
   declined: [],
   cancelled: [],
-  completed: [],
-  no_show: [],
+  completed: ['confirmed'],
+  no_show: ['confirmed'],
 }
 
 describe('canTransition', () => {
@@ -41,7 +41,7 @@ describe('canTransition', () => {
   })
 
   test('terminal states go nowhere', () => {
-    for (const from of ['released', 'expired', 'declined', 'cancelled', 'completed', 'no_show'] as const) {
+    for (const from of ['released', 'expired', 'declined', 'cancelled'] as const) {
       for (const to of ALL) assert.equal(canTransition(from, to), false, `${from} → ${to}`)
     }
   })
@@ -72,8 +72,9 @@ describe('checkedOutStatus', () => {
   })
 })
 
-describe('SEAT_HOLDING', () => {
-  test('held, requested and confirmed bookings hold seats; no other status does', () => {
-    assert.deepEqual([...SEAT_HOLDING].sort(), ['confirmed', 'held', 'requested'])
+describe('LIVE and SEATED', () => {
+  test('held, requested and confirmed bookings are live; checked-in and no-show ones keep their seats too; no other status holds seats', () => {
+    assert.deepEqual([...LIVE].sort(), ['confirmed', 'held', 'requested'])
+    assert.deepEqual([...SEATED].sort(), ['completed', 'confirmed', 'held', 'no_show', 'requested'])
   })
 })

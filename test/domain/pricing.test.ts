@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { priceBooking } from '../../src/domain/pricing.ts'
+import type { ApiError } from '../../src/errors/api-error.ts'
 import type { CatalogAddon } from '../../src/schemas/catalog.ts'
 
 const photos: CatalogAddon = { id: 'photos', name: 'Photo pack', description: '', price: 1500, per: 'booking', max_quantity: 1 }
@@ -19,10 +20,26 @@ describe('priceBooking', () => {
     assert.equal(price.total, 10000 + 3000)
   })
 
-  test('a per-person add-on is price times quantity times the party', () => {
+  test('a per-person add-on counts the people who take it: price times quantity, not times the party as well', () => {
     const price = priceBooking({ pricePerPerson: 2500, party: 4, addons: [{ addon: tasting, quantity: 2 }], promo: null })
-    assert.deepEqual(price.lines, [{ id: 'tasting', name: 'Pastry tasting', quantity: 2, amount: 350 * 2 * 4 }])
-    assert.equal(price.total, 10000 + 2800)
+    assert.deepEqual(price.lines, [{ id: 'tasting', name: 'Pastry tasting', quantity: 2, amount: 350 * 2 }])
+    assert.equal(price.total, 10000 + 700)
+  })
+
+  test('the whole party may take a per-person add-on', () => {
+    const price = priceBooking({ pricePerPerson: 2500, party: 2, addons: [{ addon: tasting, quantity: 2 }], promo: null })
+    assert.equal(price.addons, 700, 'a tasting for each of two people is two tastings')
+  })
+
+  test('a per-person quantity above the party is invalid_addon naming the add-on', () => {
+    assert.throws(() => priceBooking({ pricePerPerson: 2500, party: 2, addons: [{ addon: tasting, quantity: 3 }], promo: null }),
+      (err: ApiError) => err.code === 'invalid_addon' && err.status === 422
+        && JSON.stringify(err.extra.errors) === JSON.stringify([{ field: 'addons.tasting', message: 'must be at most the party size, 2' }]))
+  })
+
+  test('a per-booking quantity is not bounded by the party', () => {
+    const price = priceBooking({ pricePerPerson: 2500, party: 1, addons: [{ addon: { ...photos, max_quantity: 3 }, quantity: 3 }], promo: null })
+    assert.equal(price.addons, 4500)
   })
 
   test('add-ons ordered zero times are dropped from the lines and the total', () => {
@@ -32,8 +49,8 @@ describe('priceBooking', () => {
       promo: null,
     })
     assert.deepEqual(price.lines.map((l) => l.id), ['tasting'])
-    assert.equal(price.addons, 700)
-    assert.equal(price.total, 5700)
+    assert.equal(price.addons, 350)
+    assert.equal(price.total, 5350)
   })
 
   test('a percent discount is taken of subtotal plus add-ons', () => {
@@ -72,7 +89,7 @@ describe('priceBooking', () => {
 
   test('a fixed discount larger than the total brings it to zero, never below', () => {
     const price = priceBooking({ pricePerPerson: 300, party: 1, addons: [{ addon: tasting, quantity: 1 }], promo: { kind: 'fixed', value: 5000 } })
-    assert.equal(price.discount, 650)
+    assert.equal(price.discount, 650, 'the tour 300 and one tasting 350')
     assert.equal(price.total, 0)
   })
 

@@ -4,7 +4,7 @@
  * through Kysely's `sql`, so the same checks read SQLite and PostgreSQL.
  */
 import { sql } from 'kysely'
-import { canTransition, type BookingStatus } from '../../src/domain/booking-status.ts'
+import { canTransition, SEATED, type BookingStatus } from '../../src/domain/booking-status.ts'
 import type { Db } from '../../src/store/database.ts'
 import { RACE_TOUR } from './race-target.ts'
 import { describeAnswers, type RaceAnswer, type RaceRoute, type RaceRun } from './race-traffic.ts'
@@ -49,8 +49,8 @@ export interface InvariantReport {
   figures: InvariantFigures
 }
 
-const SEAT_HOLDING = ['held', 'requested', 'confirmed']
-const CHECKED_OUT = ['requested', 'confirmed']
+const SEAT_HOLDING: readonly string[] = SEATED
+const CHECKED_OUT = ['requested', 'confirmed', 'completed', 'no_show']
 const STATUSES: BookingStatus[] = ['held', 'released', 'expired', 'requested', 'confirmed', 'declined', 'cancelled', 'completed', 'no_show']
 
 /** `to` is `from` or follows from it by steps of the state machine. */

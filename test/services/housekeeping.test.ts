@@ -11,17 +11,17 @@ test('housekeeping expires lapsed holds once and deletes sessions and idempotenc
   const s = await client.session()
   const hold = await client.post('/booking', { tour_id: 'alfama-walk', start: '2026-06-02T08:30:00Z', party: 3 }, { headers: { ...s.headers, 'idempotency-key': 'house-1' } })
   assert.equal(hold.status, 200)
-  const { store, bookings } = service.context
+  const { store } = service.context
 
   clock.advance({ minutes: 16 })
-  const first = await runHousekeeping(store, bookings, clock.now())
-  assert.deepEqual(first, { expiredHolds: 1, deletedSessions: 0, deletedIdempotencyKeys: 0, deletedSubmissions: 0 })
+  const first = await runHousekeeping(service.context, clock.now())
+  assert.deepEqual(first, { expiredHolds: 1, declinedRequests: 0, deletedSessions: 0, deletedIdempotencyKeys: 0, deletedSubmissions: 0 })
   const departure = await store.db.selectFrom('departures').select('seats_taken').executeTakeFirstOrThrow()
   assert.equal(departure.seats_taken, 0)
-  assert.equal((await runHousekeeping(store, bookings, clock.now())).expiredHolds, 0)
+  assert.equal((await runHousekeeping(service.context, clock.now())).expiredHolds, 0)
 
   clock.advance({ hours: 31 * 24 })
-  const later = await runHousekeeping(store, bookings, clock.now())
+  const later = await runHousekeeping(service.context, clock.now())
   assert.equal(later.deletedSessions, 1)
   assert.equal(later.deletedIdempotencyKeys, 1)
   const booking = await store.db.selectFrom('bookings').select('status').executeTakeFirstOrThrow()

@@ -4,6 +4,7 @@ import type { Tour } from '../../../src/schemas/tour.ts'
 import { h, Message, replaceContent } from '../dom.ts'
 import type { Formats } from '../format.ts'
 import type { Place } from '../problems.ts'
+import { AddonField } from './addon-field.ts'
 import { decoyFields } from './decoy-fields.ts'
 
 /** What the guest chose, as POST /booking takes it. */
@@ -44,7 +45,7 @@ export class HoldForm {
   private readonly timesLegend = h('legend', {}, 'Start time')
   private readonly earlier: HTMLButtonElement
   private readonly submitButton = h('button', { type: 'submit', id: 'hold-button', class: 'primary' }, 'Hold these seats')
-  private readonly addonInputs = new Map<string, HTMLInputElement>()
+  private readonly addonFields: AddonField[] = []
   private readonly promo = h('input', { id: 'promo', name: 'promo_code', type: 'text', maxlength: 64, autocomplete: 'off', autocapitalize: 'characters', spellcheck: 'false' })
   private readonly decoys = decoyFields('hold')
   private readonly messages = new Map<Place, Message>()
@@ -62,6 +63,7 @@ export class HoldForm {
     this.party.addEventListener('change', () => {
       if (this.readParty() !== null) events.partyChanged()
     })
+    this.party.addEventListener('input', () => this.fitAddonsToParty())
     this.earlier = h('button', { type: 'button', class: 'secondary', onclick: () => events.page(-1) }, 'Earlier dates')
     this.promo.addEventListener('input', () => this.message('promo').clear())
     const dateSet = h('fieldset', { class: 'dates' },
@@ -137,10 +139,8 @@ export class HoldForm {
   /** Puts a booking's choices back into the form (a reload during a hold). */
   restore(booking: Booking): void {
     this.party.value = String(booking.party)
-    for (const line of booking.addons) {
-      const input = this.addonInputs.get(line.id)
-      if (input) input.value = String(line.quantity)
-    }
+    this.fitAddonsToParty()
+    for (const line of booking.addons) this.addonFields.find((field) => field.addon.id === line.id)?.restore(line.quantity)
     this.promo.value = booking.promo_code ?? ''
     this.start = booking.start
     this.date = this.formats.operatorDate(booking.start)
@@ -181,14 +181,13 @@ export class HoldForm {
       problems.push(this.times.querySelector<HTMLElement>('input:not([disabled])') ?? this.times)
     }
     const addons: Record<string, number> = {}
-    for (const addon of this.tour.addons) {
-      const input = this.addonInputs.get(addon.id)!
-      const quantity = input.value.trim() === '' ? 0 : Number(input.value)
-      if (!Number.isInteger(quantity) || quantity < 0 || quantity > addon.max_quantity) {
-        this.message(`addons.${addon.id}`).show(`Please enter a quantity from 0 to ${addon.max_quantity}.`)
-        problems.push(input)
-      } else if (quantity > 0) {
-        addons[addon.id] = quantity
+    for (const field of this.addonFields) {
+      const choice = field.read()
+      if ('problem' in choice) {
+        this.message(`addons.${field.addon.id}`).show(choice.problem)
+        problems.push(field.input)
+      } else if (choice.quantity > 0) {
+        addons[field.addon.id] = choice.quantity
       }
     }
     if (problems.length > 0) {
@@ -222,19 +221,23 @@ export class HoldForm {
 
   private addonsSet(): HTMLElement | null {
     if (this.tour.addons.length === 0) return null
+    const party = Number(this.party.value)
     return h('fieldset', { class: 'addons' },
       h('legend', {}, 'Extras (optional)'),
       this.tour.addons.map((addon) => {
-        const id = `addon-${addon.id}`
-        const input = h('input', { id, name: id, type: 'number', min: 0, max: addon.max_quantity, step: 1, value: 0, inputmode: 'numeric', 'aria-describedby': `${id}-hint` })
-        this.addonInputs.set(addon.id, input)
-        const per = addon.per === 'person' ? 'per person, for everyone in your group' : 'per booking'
-        return h('div', { class: 'field addon' },
-          h('label', { for: id }, addon.name),
-          h('p', { class: 'hint', id: `${id}-hint` }, `${addon.description} ${this.formats.price(addon.price.amount)} ${per}; up to ${addon.max_quantity}.`),
-          input, this.messageElement(`addons.${addon.id}`, `${id}-message`, input))
+        const field = new AddonField(addon, this.formats, party)
+        this.addonFields.push(field)
+        return h('div', { class: 'field addon' }, field.parts(), this.messageElement(`addons.${addon.id}`, `${field.input.id}-message`, field.input))
       }),
       this.messageElement('addons', 'addons-message'))
+  }
+
+  /** While the party size is a valid one, a per-person add-on offers up to that many people. */
+  private fitAddonsToParty(): void {
+    const { min, max } = this.tour.party
+    const party = Number(this.party.value)
+    if (this.party.value.trim() === '' || !Number.isInteger(party) || party < min || party > max) return
+    for (const field of this.addonFields) field.setParty(party)
   }
 
   private slotsOn(date: string): Slot[] {

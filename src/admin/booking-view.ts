@@ -1,0 +1,103 @@
+import { cancellationFee } from '../domain/cancellation.ts'
+import { formatStoredInZone } from '../domain/instant-format.ts'
+import type { OperatorBooking } from '../schemas/admin/booking.ts'
+import { bookingView } from '../services/booking-view.ts'
+import { policyOf } from '../services/bookings.ts'
+import type { InstanceCatalog } from '../services/instance-catalog.ts'
+import type { HistoryEntry } from '../services/operator-bookings.ts'
+import type { BookingRow } from '../store/bookings.ts'
+
+/** The operator's record of a booking: the guest's, and what only the operator sees. */
+export function operatorBookingView(row: BookingRow, catalog: InstanceCatalog): OperatorBooking {
+  const timeZone = catalog.instance.timezone
+  const at = (stored: string | null) => stored === null ? null : formatStoredInZone(stored, timeZone)
+  const { cancellation: _guestCancellation, ...guest } = bookingView(row, catalog)
+  const terms = row.policy === null ? null : JSON.parse(row.policy) as { id: string, version: number }
+  const noShowFeePercent = row.status === 'no_show' ? policyOf(row, catalog.instance.cancellation_policy).no_show_fee_percent : null
+  return {
+    ...guest,
+    channel: row.channel as OperatorBooking['channel'],
+    quarantined: row.quarantined === 1,
+    checked_in_at: at(row.checked_in_at),
+    internal_note: row.internal_note,
+    policy: terms && { id: terms.id, version: terms.version },
+    cancellation: row.cancelled_at === null ? null : {
+      at: at(row.cancelled_at)!,
+      by: row.cancelled_by === 'operator' ? 'operator' : 'guest',
+      reason: row.cancellation_reason,
+      fee_percent: row.cancellation_fee_percent ?? 0,
+      fee: row.cancellation_fee ?? 0,
+      fee_waived: row.fee_waived === 1,
+    },
+    decline_reason: row.decline_reason,
+    no_show: noShowFeePercent === null ? null : { fee_percent: noShowFeePercent, fee: cancellationFee(row.total, noShowFeePercent) },
+    version: row.version,
+  }
+}
+
+export function bookingDetailView(row: BookingRow, history: readonly HistoryEntry[], catalog: InstanceCatalog) {
+  const timeZone = catalog.instance.timezone
+  return {
+    ...operatorBookingView(row, catalog),
+    history: history.map((entry) => ({ ...entry, at: formatStoredInZone(entry.at, timeZone) })),
+  }
+}
+
+/** The ETag of a booking's current version, as If-Match takes it back. */
+export const versionTag = (row: BookingRow) => `"${row.version}"`
+
+/** The columns of the bookings export, in order; money in minor units, instants in the instance's zone. */
+const CSV_COLUMNS: Array<[string, (row: BookingRow, catalog: InstanceCatalog) => string | number | null]> = [
+  ['code', (r) => r.code],
+  ['id', (r) => r.id],
+  ['status', (r) => r.status],
+  ['tour_id', (r) => r.tour_id],
+  ['tour_title', (r, c) => c.tourById.get(r.tour_id)?.catalog.title ?? r.tour_id],
+  ['start', (r, c) => formatStoredInZone(r.start_at, c.instance.timezone)],
+  ['end', (r, c) => formatStoredInZone(r.end_at, c.instance.timezone)],
+  ['party', (r) => r.party],
+  ['addons', (r) => (JSON.parse(r.addons) as Array<{ id: string, quantity: number }>).map((a) => `${a.id} x${a.quantity}`).join('; ')],
+  ['currency', (r) => r.currency],
+  ['subtotal', (r) => r.subtotal],
+  ['addons_total', (r) => r.addons_total],
+  ['discount', (r) => r.discount],
+  ['total', (r) => r.total],
+  ['promo_code', (r) => r.promo_code],
+  ['referral_code', (r) => r.referral_code],
+  ['contact_name', (r) => r.contact_name],
+  ['contact_email', (r) => r.contact_email],
+  ['contact_phone', (r) => r.contact_phone],
+  ['channel', (r) => r.channel],
+  ['quarantined', (r) => r.quarantined === 1 ? 'true' : 'false'],
+  ['checked_in_at', (r, c) => r.checked_in_at && formatStoredInZone(r.checked_in_at, c.instance.timezone)],
+  ['internal_note', (r) => r.internal_note],
+  ['decline_reason', (r) => r.decline_reason],
+  ['cancelled_at', (r, c) => r.cancelled_at && formatStoredInZone(r.cancelled_at, c.instance.timezone)],
+  ['cancelled_by', (r) => r.cancelled_by],
+  ['cancellation_reason', (r) => r.cancellation_reason],
+  ['cancellation_fee_percent', (r) => r.cancellation_fee_percent],
+  ['cancellation_fee', (r) => r.cancellation_fee],
+  ['fee_waived', (r) => r.fee_waived === null ? null : r.fee_waived === 1 ? 'true' : 'false'],
+  ['created_at', (r, c) => formatStoredInZone(r.created_at, c.instance.timezone)],
+  ['updated_at', (r, c) => formatStoredInZone(r.updated_at, c.instance.timezone)],
+  ['version', (r) => r.version],
+]
+
+/**
+ * One RFC 4180 field. Text a spreadsheet would run as a formula (=, +, -, @ first) gets a
+ * leading apostrophe, since names and notes come from guests; numbers and E.164 phones,
+ * written by tourdesk itself, are left as they are.
+ */
+function csvField(value: string | number | null, column: string): string {
+  if (value === null) return ''
+  let text = String(value)
+  if (typeof value === 'string' && column !== 'contact_phone' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
+}
+
+export const BOOKING_CSV_HEADER = `${CSV_COLUMNS.map(([name]) => name).join(',')}\r\n`
+
+/** A booking as one CSV record, CRLF-terminated. */
+export function bookingCsvRecord(row: BookingRow, catalog: InstanceCatalog): string {
+  return `${CSV_COLUMNS.map(([name, value]) => csvField(value(row, catalog), name)).join(',')}\r\n`
+}

@@ -1,0 +1,124 @@
+import { formatStoredInZone } from '../domain/instant-format.ts'
+import type { Departure, DepartureManifest, ManifestEntry } from '../schemas/admin/departure.ts'
+import type { DepartureRecord } from '../services/departure-record.ts'
+import type { InstanceCatalog } from '../services/instance-catalog.ts'
+import type { BookingRow } from '../store/bookings.ts'
+
+type Addon = ManifestEntry['addons'][number]
+/** The statuses whose guests are expected or present: what the totals of add-ons, guests and money cover. */
+const EXPECTED = new Set(['requested', 'confirmed', 'completed'])
+
+/** The operator's departure record; its start and end were formatted in the instance's zone when it was made. */
+export function departureView(record: DepartureRecord): Departure {
+  const { seats } = record
+  const taken = seats.held + seats.requested + seats.confirmed + seats.completed + seats.no_show
+  return {
+    tour_id: record.tourId,
+    start: record.times.startText,
+    end: record.times.endText,
+    date: record.times.date,
+    time: record.times.time,
+    capacity: record.capacity,
+    capacity_source: record.capacitySource,
+    seats: { ...seats, free: Math.max(0, record.capacity - taken) },
+    closed: record.closed,
+    cancelled: record.cancelled,
+    note: record.note,
+    extra: record.extra,
+    orphaned: record.orphaned,
+    // Issue 16 gives tours a minimum to run; until then no departure has one, so none is guaranteed.
+    min_participants: null,
+    guaranteed: false,
+    version: record.version,
+  }
+}
+
+function manifestEntry(row: BookingRow, timeZone: string): ManifestEntry {
+  return {
+    id: row.id,
+    code: row.code,
+    status: row.status as ManifestEntry['status'],
+    name: row.contact_name,
+    email: row.contact_email,
+    phone: row.contact_phone,
+    party: row.party,
+    addons: JSON.parse(row.addons) as Addon[],
+    due_on_arrival: row.total,
+    checked_in_at: row.checked_in_at === null ? null : formatStoredInZone(row.checked_in_at, timeZone),
+    note: row.internal_note,
+  }
+}
+
+/** Names compared as a person reads them: case and accents aside. */
+const names = new Intl.Collator('en', { sensitivity: 'base' })
+const byNameThenCode = (a: ManifestEntry, b: ManifestEntry) =>
+  names.compare(a.name ?? '', b.name ?? '') || ((a.code ?? a.id) < (b.code ?? b.id) ? -1 : 1)
+
+export function manifestView(departure: DepartureRecord, bookings: readonly BookingRow[], catalog: InstanceCatalog): DepartureManifest {
+  const timeZone = catalog.instance.timezone
+  const manifest = bookings.map((row) => manifestEntry(row, timeZone)).sort(byNameThenCode)
+  const statuses = {
+    requested: { bookings: 0, guests: 0 },
+    confirmed: { bookings: 0, guests: 0 },
+    completed: { bookings: 0, guests: 0 },
+    no_show: { bookings: 0, guests: 0 },
+  }
+  const addons = new Map<string, Addon>()
+  let guests = 0
+  let due = 0
+  for (const entry of manifest) {
+    statuses[entry.status].bookings += 1
+    statuses[entry.status].guests += entry.party
+    if (!EXPECTED.has(entry.status)) continue
+    guests += entry.party
+    due += entry.due_on_arrival
+    for (const addon of entry.addons) {
+      const total = addons.get(addon.id) ?? { id: addon.id, name: addon.name, quantity: 0, amount: 0 }
+      total.quantity += addon.quantity
+      total.amount += addon.amount
+      addons.set(addon.id, total)
+    }
+  }
+  return {
+    departure: departureView(departure),
+    manifest,
+    totals: { currency: catalog.instance.currency, statuses, guests, addons: [...addons.values()], due_on_arrival: due },
+  }
+}
+
+/** One RFC 4180 field: quoted when it holds a comma, quote or line break, quotes doubled. */
+function csvField(value: string | number | null): string {
+  const text = value === null ? '' : String(value)
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
+}
+
+/**
+ * Text a guest typed, made safe for spreadsheets: a cell starting with =, +, -, @ or a control
+ * character would be run as a formula (CSV injection), so it gets a leading apostrophe.
+ */
+const guestText = (value: string | null) => (value !== null && /^[=+\-@\t\r]/.test(value) ? `'${value}` : value)
+
+const CSV_HEADER = ['code', 'status', 'name', 'email', 'phone', 'party', 'addons', 'due_on_arrival', 'currency', 'checked_in_at', 'note']
+
+/** The manifest as RFC 4180 CSV (CRLF line ends, a header row): one row per booking, money in minor units. */
+export function manifestCsv(view: DepartureManifest): string {
+  const rows = view.manifest.map((entry) => [
+    entry.code,
+    entry.status,
+    guestText(entry.name),
+    guestText(entry.email),
+    entry.phone,
+    entry.party,
+    entry.addons.map((a) => `${a.quantity} × ${a.name}`).join('; '),
+    entry.due_on_arrival,
+    view.totals.currency,
+    entry.checked_in_at,
+    guestText(entry.note),
+  ])
+  return [CSV_HEADER, ...rows].map((fields) => fields.map(csvField).join(',')).join('\r\n') + '\r\n'
+}
+
+/** A file name for the manifest: tour, local date and time. */
+export function manifestFileName(view: DepartureManifest): string {
+  return `manifest-${view.departure.tour_id}-${view.departure.date}-${view.departure.time.replace(':', '')}.csv`
+}

@@ -1,0 +1,71 @@
+import { Command, InvalidArgumentError, Option } from 'commander'
+import { operatorBookingView } from '../../admin/booking-view.ts'
+import { BOOKING_STATUSES, type BookingStatus } from '../../domain/booking-status.ts'
+import type { OperatorBooking } from '../../schemas/admin/booking.ts'
+import { operatorBookingService } from '../../services/operator-bookings.ts'
+import { instanceNamed, withContext } from '../context.ts'
+import { progress } from '../io.ts'
+import { instanceOption, parseDate } from '../options.ts'
+import { chosenFormat, formatOption, listing, money, type Column } from '../output.ts'
+
+/** Bookings read per query: the API's largest page. */
+const PAGE = 200
+
+const COLUMNS: Column<OperatorBooking>[] = [
+  { header: 'code', cell: (b) => b.code },
+  { header: 'status', cell: (b) => b.status },
+  { header: 'tour', cell: (b) => b.tour.id },
+  { header: 'start', cell: (b) => b.start },
+  { header: 'party', cell: (b) => b.party },
+  { header: 'name', cell: (b) => b.contact?.name ?? null },
+  { header: 'email', cell: (b) => b.contact?.email ?? null },
+  { header: 'phone', cell: (b) => b.contact?.phone ?? null },
+  { header: 'total', cell: (b) => money(b.price.total, b.price.currency) },
+  { header: 'channel', cell: (b) => b.channel },
+]
+
+function parseStatuses(value: string): BookingStatus[] {
+  const statuses = value.split(',')
+  const unknown = statuses.filter((s) => !(BOOKING_STATUSES as readonly string[]).includes(s))
+  if (unknown.length > 0) throw new InvalidArgumentError(`${unknown.join(', ')}: statuses are ${BOOKING_STATUSES.join(', ')}`)
+  return [...new Set(statuses)] as BookingStatus[]
+}
+
+/** `tourdesk bookings list`: GET /bookings's filters, every page, through the operator bookings service. */
+export function bookingsCommand(): Command {
+  const bookings = new Command('bookings').description('bookings of an instance')
+
+  bookings.command('list')
+    .description('list bookings by departure, with the filters of GET /bookings; every page (progress on stderr when it is a terminal)')
+    .addOption(instanceOption())
+    .addOption(new Option('--from <date>', "first departure date (YYYY-MM-DD, the instance's time zone)").argParser(parseDate))
+    .addOption(new Option('--to <date>', 'last departure date, inclusive').argParser(parseDate))
+    .addOption(new Option('--status <statuses>', 'comma-separated statuses (default: every checked-out one: requested, confirmed, declined, cancelled, completed, no_show)').argParser(parseStatuses))
+    .option('--tour <tour>', 'a tour id')
+    .option('--q <text>', 'part of the code, name, email or phone, ignoring case and accents')
+    .addOption(formatOption())
+    .action(async (options: { instance: string, from?: string, to?: string, status?: BookingStatus[], tour?: string, q?: string, format?: string }) => {
+      await withContext(async ({ context }) => {
+        const catalog = instanceNamed(context, options.instance)
+        const service = operatorBookingService(context.store)
+        const query = { from: options.from, to: options.to, statuses: options.status, tour: options.tour, q: options.q }
+        const out = listing(COLUMNS, chosenFormat(options.format))
+        const shown = progress()
+        let after = null
+        let count = 0
+        for (;;) {
+          const rows = await service.list(catalog, query, after, PAGE)
+          await out.add(rows.map((row) => operatorBookingView(row, catalog)))
+          count += rows.length
+          shown.update(`tourdesk: ${count} bookings read`)
+          if (rows.length < PAGE) break
+          const last = rows[rows.length - 1]
+          after = { start_at: last.start_at, id: last.id }
+        }
+        shown.done()
+        await out.end()
+      })
+    })
+
+  return bookings
+}

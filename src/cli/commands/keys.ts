@@ -1,0 +1,64 @@
+import { Command, Option } from 'commander'
+import { apiKeyView } from '../../admin/views.ts'
+import type { Role } from '../../domain/roles.ts'
+import { cliActor, instanceNamed, withContext } from '../context.ts'
+import { print, say } from '../io.ts'
+import { instanceOption, nameOption, roleOption } from '../options.ts'
+import { chosenFormat, formatOption, printListing, type Column } from '../output.ts'
+
+type KeyRecord = ReturnType<typeof apiKeyView>
+
+const COLUMNS: Column<KeyRecord>[] = [
+  { header: 'id', cell: (k) => k.id },
+  { header: 'name', cell: (k) => k.name },
+  { header: 'role', cell: (k) => k.role },
+  { header: 'prefix', cell: (k) => k.prefix },
+  { header: 'created_at', cell: (k) => k.created_at },
+  { header: 'last_used_at', cell: (k) => k.last_used_at },
+  { header: 'revoked_at', cell: (k) => k.revoked_at },
+]
+
+/** `tourdesk keys create|list|revoke`: API keys for integrations. */
+export function keysCommand(): Command {
+  const keys = new Command('keys').description('API keys of an instance')
+
+  keys.command('create')
+    .description('create an API key and print its secret alone on stdout (shown this once; only its hash is stored)')
+    .addOption(instanceOption())
+    .addOption(nameOption('what the key is for, e.g. "website sync"'))
+    .addOption(roleOption())
+    .action(async (options: { instance: string, name: string, role: Role }) => {
+      await withContext(async ({ context }) => {
+        const { instance } = instanceNamed(context, options.instance)
+        const { key, secret } = await context.staff.createKey(instance.ref, { name: options.name, role: options.role }, cliActor(), context.clock.now())
+        print(secret)
+        say(`API key ${key.id} (${key.role}) created in ${instance.prefix}; send it as Authorization: Bearer <secret>`)
+      })
+    })
+
+  keys.command('list')
+    .description('list the API keys, revoked ones included (secrets are never shown again)')
+    .addOption(instanceOption())
+    .addOption(formatOption())
+    .action(async (options: { instance: string, format?: string }) => {
+      await withContext(async ({ context }) => {
+        const { instance } = instanceNamed(context, options.instance)
+        const records = (await context.store.staff.listKeys(instance.ref)).map((row) => apiKeyView(row, instance.timezone))
+        await printListing(records, COLUMNS, chosenFormat(options.format))
+      })
+    })
+
+  keys.command('revoke')
+    .description('revoke an API key at once: its next request is refused')
+    .addOption(instanceOption())
+    .addOption(new Option('--id <id>', 'the key id, as keys list shows it').makeOptionMandatory())
+    .action(async (options: { instance: string, id: string }) => {
+      await withContext(async ({ context }) => {
+        const { instance } = instanceNamed(context, options.instance)
+        await context.staff.revokeKey(instance.ref, options.id, cliActor(), context.clock.now())
+        say(`API key ${options.id} is revoked`)
+      })
+    })
+
+  return keys
+}

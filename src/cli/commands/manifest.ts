@@ -1,0 +1,55 @@
+import { Command, Option } from 'commander'
+import { Temporal } from 'temporal-polyfill'
+import { manifestCsv, manifestView } from '../../admin/departure-view.ts'
+import type { DepartureManifest, ManifestEntry } from '../../schemas/admin/departure.ts'
+import { departureService } from '../../services/departures.ts'
+import { instanceNamed, withContext } from '../context.ts'
+import { print } from '../io.ts'
+import { instanceOption, parseInstant } from '../options.ts'
+import { chosenFormat, formatOption, money, printListing, type Column } from '../output.ts'
+
+function columns(currency: string): Column<ManifestEntry>[] {
+  return [
+    { header: 'code', cell: (e) => e.code },
+    { header: 'status', cell: (e) => e.status },
+    { header: 'name', cell: (e) => e.name },
+    { header: 'phone', cell: (e) => e.phone },
+    { header: 'party', cell: (e) => e.party },
+    { header: 'add-ons', cell: (e) => e.addons.map((a) => `${a.quantity} × ${a.name}`).join('; ') },
+    { header: 'due', cell: (e) => money(e.due_on_arrival, currency) },
+    { header: 'checked_in', cell: (e) => e.checked_in_at !== null },
+    { header: 'note', cell: (e) => e.note },
+  ]
+}
+
+/** What a guide reads first: which departure, how many guests, what to collect. */
+function heading(view: DepartureManifest, tourTitle: string): string {
+  const { departure, totals } = view
+  const state = departure.cancelled ? ', CANCELLED' : departure.closed ? ', closed' : ''
+  return `${tourTitle}, ${departure.date} ${departure.time}${state}: ${totals.guests} guests expected of ${departure.capacity}, `
+    + `${money(totals.due_on_arrival, totals.currency)} due on arrival\n`
+}
+
+/** `tourdesk manifest`: one departure's manifest, as GET /departures/{tour_id}/{start}, through the departures service. */
+export function manifestCommand(): Command {
+  return new Command('manifest')
+    .description("print a departure's manifest: every requested, confirmed, completed and no-show booking, with totals (csv: the same CSV as the API)")
+    .addOption(instanceOption())
+    .addOption(new Option('--tour <tour>', 'the tour id').makeOptionMandatory())
+    .addOption(new Option('--start <start>', 'the start, RFC 3339 with an offset, e.g. 2026-06-02T20:00:00+01:00').makeOptionMandatory().argParser(parseInstant))
+    .addOption(formatOption())
+    .action(async (options: { instance: string, tour: string, start: string, format?: string }) => {
+      await withContext(async ({ context }) => {
+        const catalog = instanceNamed(context, options.instance)
+        const { departure, manifest } = await departureService(context.store).detail({ catalog, now: context.clock.now() }, options.tour, Temporal.Instant.from(options.start))
+        const view = manifestView(departure, manifest, catalog)
+        const format = chosenFormat(options.format)
+        if (format === 'json') print(JSON.stringify(view, null, 2))
+        else if (format === 'csv') process.stdout.write(manifestCsv(view))
+        else {
+          process.stdout.write(heading(view, catalog.tourById.get(options.tour)?.catalog.title ?? options.tour))
+          await printListing(view.manifest, columns(view.totals.currency), 'table')
+        }
+      })
+    })
+}

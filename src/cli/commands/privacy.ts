@@ -1,0 +1,40 @@
+import { Command } from 'commander'
+import { personalDataView } from '../../admin/privacy-view.ts'
+import { erasedCounts, privacyRequests } from '../../services/privacy-requests.ts'
+import { cliActor, instanceNamed, withContext } from '../context.ts'
+import { say } from '../io.ts'
+import { emailOption, instanceOption } from '../options.ts'
+
+const json = (value: unknown) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`)
+
+/** `tourdesk privacy export|erase`: a person's privacy request, as GET and DELETE /privacy. Both are audited. */
+export function privacyCommand(): Command {
+  const privacy = new Command('privacy').description("privacy requests about one email address (both are written to the audit log, by the address's keyed hash)")
+
+  privacy.command('export')
+    .description('print everything stored about the address as JSON: messages, sign-ups, subscription, bookings, kept answers')
+    .addOption(instanceOption())
+    .addOption(emailOption())
+    .action(async (options: { instance: string, email: string }) => {
+      await withContext(async ({ context }) => {
+        const catalog = instanceNamed(context, options.instance)
+        const data = await privacyRequests(context.store, context.secret).exportData(catalog.instance.ref, options.email, { actor: cliActor() }, context.clock.now())
+        json(personalDataView(data, catalog))
+      })
+    })
+
+  privacy.command('erase')
+    .description('erase the address: its messages, sign-ups, subscription and kept answers go, its bookings keep their seats and lose the contact; prints the counts as JSON')
+    .addOption(instanceOption())
+    .addOption(emailOption())
+    .action(async (options: { instance: string, email: string }) => {
+      await withContext(async ({ context }) => {
+        const { instance } = instanceNamed(context, options.instance)
+        const counts = await privacyRequests(context.store, context.secret).erase(instance.ref, options.email, { actor: cliActor() }, context.clock.now())
+        json(erasedCounts(counts))
+        say(`what ${instance.prefix} stored about ${options.email} is erased`)
+      })
+    })
+
+  return privacy
+}

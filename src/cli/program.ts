@@ -1,0 +1,53 @@
+import { Command, CommanderError } from 'commander'
+import { ConfigError } from '../config/config-error.ts'
+import { ApiError, type FieldError } from '../errors/api-error.ts'
+import { bookingsCommand } from './commands/bookings.ts'
+import { keysCommand } from './commands/keys.ts'
+import { manifestCommand } from './commands/manifest.ts'
+import { migrateCommand } from './commands/migrate.ts'
+import { privacyCommand } from './commands/privacy.ts'
+import { staffCommand } from './commands/staff.ts'
+import { EXIT } from './failure.ts'
+import { say } from './io.ts'
+
+function program(): Command {
+  const root = new Command('tourdesk')
+    .description('Work on the tourdesk database directly: staff accounts, API keys, bookings, manifests, privacy requests, migrations.\n'
+      + 'Reads DATABASE_URL and TOURDESK_CONFIG like the server. Results go to stdout, messages to stderr; '
+      + 'exit 0 on success, 1 on failure, 2 on a usage error.')
+    .addCommand(staffCommand())
+    .addCommand(keysCommand())
+    .addCommand(bookingsCommand())
+    .addCommand(manifestCommand())
+    .addCommand(privacyCommand())
+    .addCommand(migrateCommand())
+  everyCommand(root, (command) => command.exitOverride().showHelpAfterError('(add --help for usage)'))
+  return root
+}
+
+/** Commands built on their own and added with addCommand do not inherit settings: each gets them here. */
+function everyCommand(command: Command, apply: (command: Command) => void): void {
+  apply(command)
+  for (const sub of command.commands) everyCommand(sub, apply)
+}
+
+/** The one line that says why a command failed. */
+function reasonOf(err: unknown): string {
+  if (err instanceof ConfigError) return `invalid configuration: ${err.message}`
+  const fields = err instanceof ApiError && err.code === 'validation_failed' ? err.extra.errors as FieldError[] | undefined : undefined
+  if (fields?.length) return `${(err as Error).message} (${fields.map((e) => `${e.field} ${e.message}`).join('; ')})`
+  return err instanceof Error ? err.message : String(err)
+}
+
+/** Runs one command line (without the node and script arguments); answers the exit status. */
+export async function runCli(args: string[]): Promise<number> {
+  try {
+    await program().parseAsync(args, { from: 'user' })
+    return EXIT.ok
+  } catch (err) {
+    // Commander has already printed what was wrong with the command line, or the help asked for.
+    if (err instanceof CommanderError) return err.code === 'commander.helpDisplayed' || err.code === 'commander.version' ? EXIT.ok : EXIT.usage
+    say(reasonOf(err))
+    return EXIT.failure
+  }
+}

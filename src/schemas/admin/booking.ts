@@ -1,0 +1,137 @@
+import { Type, type Static } from 'typebox'
+import { Booking, BookingRequest, BookingStatus, CheckoutRequest } from '../booking.ts'
+import { Instant, Nullable } from '../common.ts'
+import { named } from '../named.ts'
+
+export const Actor = named('Actor', Type.Object({
+  type: Type.Union([Type.Literal('staff'), Type.Literal('key'), Type.Literal('system'), Type.Literal('guest')]),
+  id: Nullable(Type.String()),
+  name: Nullable(Type.String()),
+}, { description: 'Who made a change: a staff member, an API key, the system (deadlines, expiry) or the guest' }))
+
+export const BookingChannel = Type.Union([Type.Literal('web'), Type.Literal('staff'), Type.Literal('octo')], {
+  description: 'web: the booking API or page; staff: taken by the operator (POST /bookings); octo: a reseller',
+})
+
+const { cancellation: _guestCancellation, ...guestFields } = Booking.properties
+
+/** The operator's view of a booking: every field of the guest record, and what only the operator sees. */
+export const OperatorBooking = named('OperatorBooking', Type.Object({
+  ...guestFields,
+  channel: BookingChannel,
+  quarantined: Type.Boolean({ description: 'Made through a spam decoy: it takes no seats and nobody is told until released (POST /bookings/{code}/release-quarantine)' }),
+  checked_in_at: Nullable(Instant),
+  internal_note: Nullable(Type.String()),
+  policy: Nullable(Type.Object({ id: Type.String(), version: Type.Integer() }, {
+    description: 'The cancellation policy in force when the booking was made; its terms apply, whatever the policy says now. null only for bookings older than the record of it',
+  })),
+  cancellation: Nullable(Type.Object({
+    at: Instant,
+    by: Type.Union([Type.Literal('guest'), Type.Literal('operator')]),
+    reason: Nullable(Type.String()),
+    fee_percent: Type.Integer(),
+    fee: Type.Integer({ description: 'Owed under the policy (0 when waived); information only, nothing is charged' }),
+    fee_waived: Type.Boolean(),
+  })),
+  decline_reason: Nullable(Type.String()),
+  no_show: Nullable(Type.Object({
+    fee_percent: Type.Integer(),
+    fee: Type.Integer({ description: "The no-show fee under the booking's policy; information only, nothing is charged" }),
+  }, { description: 'While the booking is marked no-show' })),
+  version: Type.Integer({ description: 'Grows with every change; send it back as If-Match: "<version>"' }),
+}))
+export type OperatorBooking = Static<typeof OperatorBooking>
+
+export const BookingHistoryEntry = named('BookingHistoryEntry', Type.Object({
+  at: Instant,
+  from: Nullable(BookingStatus),
+  to: BookingStatus,
+  actor: Actor,
+}))
+
+export const OperatorBookingDetail = named('OperatorBookingDetail', Type.Object({
+  ...OperatorBooking.properties,
+  history: Type.Array(BookingHistoryEntry, { description: 'Every transition, oldest first' }),
+}))
+
+export const BookingList = named('BookingList', Type.Object({
+  bookings: Type.Array(OperatorBooking),
+  next_cursor: Nullable(Type.String({ description: 'Pass as cursor for the next page; null on the last page' })),
+}))
+
+const STATUS_NAMES = '(held|released|expired|requested|confirmed|declined|cancelled|completed|no_show)'
+
+/** The filters of the list and the CSV export. */
+export const BookingFilterQuery = Type.Object({
+  from: Type.Optional(Type.String({ format: 'date', maxLength: 10, description: "First departure date, in the instance's zone (inclusive)" })),
+  to: Type.Optional(Type.String({ format: 'date', maxLength: 10, description: "Last departure date, in the instance's zone (inclusive)" })),
+  tour: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'A tour id' })),
+  status: Type.Optional(Type.String({
+    maxLength: 200,
+    pattern: `^${STATUS_NAMES}(,${STATUS_NAMES})*$`,
+    description: 'Comma-separated statuses; default every checked-out one (requested, confirmed, declined, cancelled, completed, no_show)',
+  })),
+  q: Type.Optional(Type.String({ maxLength: 200, description: 'Part of the code, name, email or phone; case and accents ignored' })),
+  channel: Type.Optional(BookingChannel),
+  quarantined: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')], { description: 'true: only quarantined bookings; false: none of them' })),
+})
+export type BookingFilterQuery = Static<typeof BookingFilterQuery>
+
+export const BookingListQuery = Type.Object({
+  ...BookingFilterQuery.properties,
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50, description: 'Bookings per page, 1 to 200' })),
+  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 400, description: 'next_cursor of the page before' })),
+})
+
+export const BookingParams = Type.Object({
+  instance: Type.String(),
+  code: Type.String({ minLength: 1, maxLength: 64, description: "The booking's code or id" }),
+})
+
+const Reason = Type.String({ maxLength: 1000 })
+
+export const DeclineRequest = named('DeclineRequest', Type.Object({
+  reason: Type.Optional(Reason),
+}, { additionalProperties: false }))
+
+export const CancelRequest = named('CancelRequest', Type.Object({
+  reason: Type.Optional(Reason),
+  fee: Type.Optional(Type.Union([Type.Literal('waived'), Type.Literal('policy')], {
+    description: "waived (the default): no fee; policy: the fee the booking's own cancellation policy gives at this moment",
+  })),
+}, { additionalProperties: false }))
+
+const InternalNote = Type.String({ maxLength: 2000, description: 'Seen by staff only' })
+
+export const ContactChange = Type.Object({
+  name: Type.Optional(CheckoutRequest.properties.name),
+  email: Type.Optional(CheckoutRequest.properties.email),
+  phone: Type.Optional(Nullable(Type.String({ maxLength: 40, description: 'Any common notation; stored as E.164; null removes it' }))),
+}, { additionalProperties: false, minProperties: 1 })
+
+export const BookingChange = named('BookingChange', Type.Object({
+  start: Type.Optional(BookingRequest.properties.start),
+  tour_id: Type.Optional(BookingRequest.properties.tour_id),
+  party: Type.Optional(BookingRequest.properties.party),
+  addons: BookingRequest.properties.addons,
+  contact: Type.Optional(ContactChange),
+  internal_note: Type.Optional(Nullable(InternalNote)),
+}, { additionalProperties: false, minProperties: 1 }))
+export type BookingChange = Static<typeof BookingChange>
+
+export const StaffBookingRequest = named('StaffBookingRequest', Type.Object({
+  tour_id: BookingRequest.properties.tour_id,
+  start: BookingRequest.properties.start,
+  party: BookingRequest.properties.party,
+  addons: BookingRequest.properties.addons,
+  contact: Type.Object({
+    name: CheckoutRequest.properties.name,
+    email: CheckoutRequest.properties.email,
+    phone: CheckoutRequest.properties.phone,
+  }, { additionalProperties: false }),
+  promo_code: Type.Optional(Type.String({ maxLength: 64 })),
+  internal_note: Type.Optional(InternalNote),
+  status: Type.Optional(Type.Union([Type.Literal('confirmed'), Type.Literal('requested')], { description: 'confirmed (the default) or requested' })),
+  notify_guest: Type.Optional(Type.Boolean({ description: 'Accepted for the notifications to come; no email is sent yet' })),
+}, { additionalProperties: false }))
+export type StaffBookingRequest = Static<typeof StaffBookingRequest>

@@ -1,0 +1,113 @@
+import { Type, type Static } from 'typebox'
+import { Instant, LocalDate, NonBlankString, Nullable } from '../common.ts'
+import { named } from '../named.ts'
+import { PageQuery } from './page.ts'
+
+const TourId = Type.String({ minLength: 1, maxLength: 64, description: 'Tour id' })
+const Capacity = Type.Integer({ minimum: 1, maximum: 100000, description: 'Seats on this departure' })
+const Guests = (description: string) => Type.Integer({ minimum: 0, description })
+
+export const DepartureSeats = named('DepartureSeats', Type.Object({
+  held: Guests('Guests on holds that have not lapsed'),
+  requested: Guests('Guests on requests awaiting a decision'),
+  confirmed: Guests('Guests on confirmed bookings'),
+  completed: Guests('Guests checked in'),
+  no_show: Guests('Guests marked no-show'),
+  free: Guests('Capacity minus every seat above, never below 0'),
+}, { description: 'Guests (the sum of parties) per booking status; quarantined bookings take no seat and are not counted' }))
+
+export const Departure = named('Departure', Type.Object({
+  tour_id: Type.String(),
+  start: Instant,
+  end: Instant,
+  date: LocalDate,
+  time: Type.String({ pattern: '^[0-9]{2}:[0-9]{2}$', description: 'Local start time HH:MM' }),
+  capacity: Type.Integer(),
+  capacity_source: Type.Union([Type.Literal('tour'), Type.Literal('operator')], {
+    description: "tour: the tour's default; operator: set with PATCH or POST /departures, and kept whatever the tour's default becomes",
+  }),
+  seats: DepartureSeats,
+  closed: Type.Boolean({ description: 'Closed by an operator: takes no new holds (guests see it closed); its bookings stand. Not set by the cutoff' }),
+  cancelled: Type.Boolean(),
+  note: Nullable(Type.String({ description: 'For staff and guides; guests never see it' })),
+  extra: Type.Boolean({ description: 'Added by hand, not from the schedule' }),
+  orphaned: Type.Boolean({ description: 'No longer in the schedule and not added by hand, but holding bookings' }),
+  min_participants: Nullable(Type.Integer({ description: 'The minimum to run; null while the tour sets none (tours cannot set one yet)' })),
+  guaranteed: Type.Boolean({ description: 'The minimum to run is reached; false while the tour sets none' }),
+  version: Type.Integer({ minimum: 1, description: 'Grows with every operator change; send as If-Match' }),
+}))
+export type Departure = Static<typeof Departure>
+
+export const DepartureList = named('DepartureList', Type.Object({
+  departures: Type.Array(Departure),
+  next_cursor: Nullable(Type.String()),
+}))
+
+export const DepartureListQuery = Type.Object({
+  from: Type.Optional(Type.String({ format: 'date', maxLength: 10, description: "First local date (the instance's zone); default today" })),
+  to: Type.Optional(Type.String({ format: 'date', maxLength: 10, description: 'Last local date, included; default from + 13 days; at most 61 days after from' })),
+  tour: Type.Optional(TourId),
+  ...PageQuery,
+})
+
+export const DepartureParams = Type.Object({
+  instance: Type.String(),
+  tour_id: TourId,
+  start: Type.String({ format: 'date-time', maxLength: 64, description: 'The start as an RFC 3339 instant in any offset, URL-encoded (+ as %2B)' }),
+})
+
+const Addon = Type.Object({ id: Type.String(), name: Type.String(), quantity: Type.Integer(), amount: Type.Integer({ description: 'Minor units' }) })
+const ManifestStatus = Type.Union([Type.Literal('requested'), Type.Literal('confirmed'), Type.Literal('completed'), Type.Literal('no_show')])
+
+export const ManifestEntry = named('ManifestEntry', Type.Object({
+  id: Type.String(),
+  code: Nullable(Type.String()),
+  status: ManifestStatus,
+  name: Nullable(Type.String()),
+  email: Nullable(Type.String()),
+  phone: Nullable(Type.String()),
+  party: Type.Integer(),
+  addons: Type.Array(Addon),
+  due_on_arrival: Type.Integer({ description: 'Minor units' }),
+  checked_in_at: Nullable(Instant),
+  note: Nullable(Type.String({ description: "The booking's internal note" })),
+}))
+export type ManifestEntry = Static<typeof ManifestEntry>
+
+const StatusTotal = Type.Object({ bookings: Type.Integer(), guests: Type.Integer() })
+
+export const DepartureManifest = named('DepartureManifest', Type.Object({
+  departure: Departure,
+  manifest: Type.Array(ManifestEntry, { description: 'Sorted by name, then code' }),
+  totals: Type.Object({
+    currency: Type.String(),
+    statuses: Type.Object({ requested: StatusTotal, confirmed: StatusTotal, completed: StatusTotal, no_show: StatusTotal }),
+    guests: Type.Integer({ description: 'Guests expected or present: requested, confirmed and completed' }),
+    addons: Type.Array(Addon, { description: 'Per add-on, over the requested, confirmed and completed bookings' }),
+    due_on_arrival: Type.Integer({ description: 'Minor units, over the requested, confirmed and completed bookings' }),
+  }),
+}))
+export type DepartureManifest = Static<typeof DepartureManifest>
+
+export const DepartureChange = named('DepartureChange', Type.Object({
+  capacity: Type.Optional(Capacity),
+  closed: Type.Optional(Type.Boolean({ description: 'true closes it to new holds, false reopens it' })),
+  note: Type.Optional(Nullable(Type.String({ maxLength: 2000, description: 'null or blank removes it' }))),
+}, { additionalProperties: false, minProperties: 1 }))
+
+export const DepartureCancelRequest = named('DepartureCancelRequest', Type.Object({
+  reason: NonBlankString(500, 'Kept on every cancelled booking and in the audit log'),
+  notify_guests: Type.Optional(Type.Boolean({ description: 'Email the guests (default true); no email is sent yet (issue 15)' })),
+}, { additionalProperties: false }))
+
+export const DepartureCancelled = named('DepartureCancelled', Type.Object({
+  departure: Departure,
+  cancelled_bookings: Type.Integer({ description: 'Requested and confirmed bookings cancelled by this request' }),
+  released_holds: Type.Integer({ description: 'Holds released by this request' }),
+}))
+
+export const NewDeparture = named('NewDeparture', Type.Object({
+  tour_id: TourId,
+  start: Type.String({ format: 'date-time', maxLength: 64, description: 'An instant in the future, on a whole minute, that the schedule does not give' }),
+  capacity: Type.Optional(Capacity),
+}, { additionalProperties: false }))

@@ -1,0 +1,40 @@
+import { Type } from 'typebox'
+import { Booking } from '../booking.ts'
+import { Instant, Nullable } from '../common.ts'
+import { named } from '../named.ts'
+import { Email } from './staff.ts'
+
+export const PrivacyQuery = Type.Object({
+  email: Type.String({ ...Email, description: 'The address the request is about, matched without regard to case' }),
+}, { additionalProperties: false })
+
+const Text = Nullable(Type.String())
+
+export const PersonalData = named('PersonalData', Type.Object({
+  email: Type.String(),
+  contact_messages: Type.Array(Type.Object({
+    id: Type.String(), received_at: Instant, name: Text, email: Text, message: Type.String(), promo_code: Text, referral_code: Text,
+    spam: Type.Boolean({ description: 'Quarantined as spam (a decoy field was filled)' }),
+  })),
+  newsletter_signups: Type.Array(Type.Object({
+    id: Type.String(), consented_at: Instant, email: Type.String(), name: Text, source: Type.String(), promo_code: Text, referral_code: Text, spam: Type.Boolean(),
+  }, { description: 'Every sign-up as it arrived: the consent record' })),
+  newsletter_subscriptions: Type.Array(Type.Object({ email: Type.String(), name: Text, consented_at: Instant, source: Type.String() })),
+  bookings: Type.Array(Type.Object({
+    ...Booking.properties,
+    channel: Type.String(),
+    internal_note: Text,
+  }, { description: "The guest's booking record with the operator's note about it" })),
+  stored_answers: Type.Array(Type.Object({
+    key: Type.String(), created_at: Instant, expires_at: Instant, status_code: Type.Integer(),
+    body: Type.Unknown({ description: 'The answer kept for an Idempotency-Key retry; it repeats the contact details' }),
+  })),
+}))
+
+export const ErasureAnswer = named('ErasureAnswer', Type.Object({
+  contact_messages: Type.Integer({ description: 'Contact messages deleted' }),
+  newsletter_signups: Type.Integer({ description: 'Sign-ups (consent records) deleted' }),
+  newsletter_subscriptions: Type.Integer({ description: 'Subscriptions ended and deleted' }),
+  bookings_anonymised: Type.Integer({ description: 'Bookings that lost their contact (name and email become "erased", the phone null); their seats stay' }),
+  stored_answers: Type.Integer({ description: 'Kept Idempotency-Key answers deleted' }),
+}))

@@ -1,0 +1,70 @@
+import { Temporal } from 'temporal-polyfill'
+import { departureAt } from '../domain/departure-at.ts'
+import type { Departure } from '../domain/schedule.ts'
+import type { BookingRow } from '../store/bookings.ts'
+import type { DepartureRow, DepartureSeats, SeatCounts } from '../store/departures.ts'
+import type { InstanceCatalog } from './instance-catalog.ts'
+
+/** A departure as the operator sees it: where it comes from, its seats per status and the operator's fields. */
+export interface DepartureRecord {
+  tourId: string
+  times: Departure
+  capacity: number
+  capacitySource: 'tour' | 'operator'
+  seats: SeatCounts
+  closed: boolean
+  cancelled: boolean
+  note: string | null
+  extra: boolean
+  orphaned: boolean
+  version: number
+}
+
+const NO_SEATS: SeatCounts = { held: 0, requested: 0, confirmed: 0, completed: 0, no_show: 0 }
+export const seatTotal = (s: SeatCounts) => s.held + s.requested + s.confirmed + s.completed + s.no_show
+
+/** Seats per status counted from a departure's bookings (what the grouped read counts in SQL). */
+export function countSeats(bookings: readonly BookingRow[], now: string): SeatCounts {
+  const seats = { ...NO_SEATS }
+  for (const b of bookings) {
+    if (b.status === 'held') {
+      if (b.hold_expires_at! > now) seats.held += b.party
+    } else if (b.status in seats) {
+      seats[b.status as keyof SeatCounts] += b.party
+    }
+  }
+  return seats
+}
+
+/**
+ * A departure's record from what is known of it: the schedule's entry (if it gives this
+ * start), the stored row (if anyone booked it or an operator touched it) and its seats.
+ */
+export function departureRecord(catalog: InstanceCatalog, tourId: string, startKey: string, scheduled: Departure | undefined,
+  row: DepartureRow | undefined, seats: DepartureSeats | SeatCounts | undefined): DepartureRecord {
+  const tour = catalog.tourById.get(tourId)?.catalog
+  const counts = seats ?? NO_SEATS
+  let times = scheduled
+  if (!times) {
+    const start = Temporal.Instant.fromEpochMilliseconds(Date.parse(startKey))
+    // A tour gone from the catalog still has its bookings' end.
+    const endAt = seats && 'end_at' in seats ? seats.end_at : null
+    const minutes = tour?.duration_minutes ?? (endAt === null ? 0 : (Date.parse(endAt) - start.epochMilliseconds) / 60_000)
+    times = departureAt(start, minutes, catalog.instance.timezone)
+  }
+  const extra = row?.extra === 1
+  return {
+    tourId,
+    times,
+    capacity: row?.capacity ?? tour?.capacity ?? 0,
+    capacitySource: row?.capacity_source === 'operator' ? 'operator' : 'tour',
+    seats: { held: counts.held, requested: counts.requested, confirmed: counts.confirmed, completed: counts.completed, no_show: counts.no_show },
+    closed: row?.closed === 1,
+    cancelled: row?.cancelled === 1,
+    note: row?.note ?? null,
+    extra,
+    orphaned: !scheduled && !extra && seatTotal(counts) > 0,
+    // A departure without a row is at the version a new row starts at.
+    version: row?.version ?? 1,
+  }
+}

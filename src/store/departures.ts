@@ -1,0 +1,194 @@
+import { sql, type Selectable } from 'kysely'
+import type { BookingRow, DepartureKey } from './bookings.ts'
+import type { Database } from './database.ts'
+import type { Tables } from './tables.ts'
+import { statement, type Plan } from './write-plan.ts'
+
+export type DepartureRow = Selectable<Tables['departures']>
+
+/** Guests (the sum of parties) per status on one departure; quarantined bookings never count. */
+export interface SeatCounts {
+  /** Holds that have not lapsed. */
+  held: number
+  requested: number
+  confirmed: number
+  completed: number
+  no_show: number
+}
+
+export interface DepartureSeats extends SeatCounts {
+  tour_id: string
+  start_at: string
+  /** The latest end of its bookings: where the tour is no longer in the catalog, the only end known. */
+  end_at: string | null
+}
+
+/** What the operator may change on a departure row; every change raises its version. */
+export type DepartureChange = Partial<Pick<DepartureRow, 'capacity' | 'capacity_source' | 'closed' | 'cancelled' | 'note' | 'extra'>>
+
+/** A departure's stored seats and flags as guest availability needs them. */
+export interface WindowDeparture {
+  start_at: string
+  capacity: number
+  seats_taken: number
+  closed: number
+  cancelled: number
+  extra: number
+}
+
+export interface WindowSeats {
+  byStart: Map<string, WindowDeparture>
+  /** Stored instant at which the next hold still counted here lapses; null when none is held. */
+  nextLapseAt: string | null
+}
+
+/** Statuses a manifest lists. */
+export const MANIFEST_STATUSES = ['requested', 'confirmed', 'completed', 'no_show'] as const
+/** Bookings a departure's cancellation acts on: requested and confirmed are cancelled, holds released. */
+const LIVE_STATUSES = "('held', 'requested', 'confirmed')"
+
+const SEAT_SUMS = `sum(case when status = 'held' and hold_expires_at > ? then party else 0 end) as held,
+  sum(case when status = 'requested' then party else 0 end) as requested,
+  sum(case when status = 'confirmed' then party else 0 end) as confirmed,
+  sum(case when status = 'completed' then party else 0 end) as completed,
+  sum(case when status = 'no_show' then party else 0 end) as no_show`
+/** Written as literals so the planner sees them; quarantined bookings take no seat and are on no manifest. */
+const COUNTED = "status in ('held', 'requested', 'confirmed', 'completed', 'no_show') and quarantined = 0"
+
+/** PostgreSQL returns sums as bigint text. */
+const seatsOf = (row: Record<string, unknown>): DepartureSeats => ({
+  tour_id: row.tour_id as string,
+  start_at: row.start_at as string,
+  end_at: (row.end_at as string | null) ?? null,
+  held: Number(row.held),
+  requested: Number(row.requested),
+  confirmed: Number(row.confirmed),
+  completed: Number(row.completed),
+  no_show: Number(row.no_show),
+})
+
+/**
+ * Departure rows: one exists for every departure someone booked or an operator touched
+ * (the others are only in the schedule). `seats_taken` belongs to the booking repository's
+ * seat ledger; this repository changes the operator's fields and reads seats per status.
+ */
+export function departureRepository({ db, dialect }: Database) {
+  const keyWhere = 'instance_id = ? and tour_id = ? and start_at = ?'
+  const keyParams = (key: DepartureKey) => [key.instance_id, key.tour_id, key.start_at]
+
+  return {
+    /** The stored row, locked until the transaction ends on PostgreSQL when `lock` (SQLite runs one writer at a time). */
+    *find(key: DepartureKey, lock = false): Plan<DepartureRow | undefined> {
+      const forUpdate = lock && dialect === 'postgres' ? ' for update' : ''
+      const { rows } = yield* statement<DepartureRow>(`select * from departures where ${keyWhere}${forUpdate}`, keyParams(key))
+      return rows[0]
+    },
+
+    /** Writes the row of a departure that has none yet, with the tour's capacity, as a first hold would. */
+    *ensure(key: DepartureKey, capacity: number): Plan<void> {
+      yield* statement(`insert into departures (instance_id, tour_id, start_at, capacity, seats_taken) values (?, ?, ?, ?, 0)
+        on conflict (instance_id, tour_id, start_at) do nothing`, [...keyParams(key), capacity])
+    },
+
+    /** A departure added by hand; undefined when a row already exists. */
+    *insertExtra(key: DepartureKey, capacity: number, capacitySource: string): Plan<DepartureRow | undefined> {
+      const { rows } = yield* statement<DepartureRow>(`insert into departures (instance_id, tour_id, start_at, capacity, seats_taken, extra, capacity_source)
+        values (?, ?, ?, ?, 0, 1, ?) on conflict (instance_id, tour_id, start_at) do nothing returning *`, [...keyParams(key), capacity, capacitySource])
+      return rows[0]
+    },
+
+    /**
+     * Changes the operator's fields and raises the version. With `seatsAtMost` (a new
+     * capacity) the change happens only while no more seats than that are taken, checked by
+     * the statement itself, so it is exact against holds committing at the same moment.
+     * undefined when the row is missing or the seats did not fit.
+     */
+    *change(key: DepartureKey, change: DepartureChange, seatsAtMost?: number): Plan<DepartureRow | undefined> {
+      const columns = Object.keys(change) as Array<keyof DepartureChange>
+      const set = [...columns.map((c) => `${c} = ?`), 'version = version + 1'].join(', ')
+      const seats = seatsAtMost === undefined ? '' : ' and seats_taken <= ?'
+      const { rows } = yield* statement<DepartureRow>(`update departures set ${set} where ${keyWhere}${seats} returning *`,
+        [...columns.map((c) => change[c]), ...keyParams(key), ...seatsAtMost === undefined ? [] : [seatsAtMost]])
+      return rows[0]
+    },
+
+    /** Guests per status on every departure starting in [fromAt, beforeAt) (of one tour, or all), in one grouped read. */
+    *seats(instanceId: string, tourId: string | null, fromAt: string, beforeAt: string, now: string): Plan<DepartureSeats[]> {
+      const tour = tourId === null ? '' : ' and tour_id = ?'
+      const { rows } = yield* statement(`select tour_id, start_at, max(end_at) as end_at, ${SEAT_SUMS} from bookings
+        where instance_id = ? and start_at >= ? and start_at < ?${tour} and ${COUNTED} group by tour_id, start_at`,
+      [now, instanceId, fromAt, beforeAt, ...tourId === null ? [] : [tourId]])
+      return rows.map(seatsOf)
+    },
+
+    /** Stored rows starting in [fromAt, beforeAt), of one tour or all. */
+    *inSpan(instanceId: string, tourId: string | null, fromAt: string, beforeAt: string): Plan<DepartureRow[]> {
+      const tour = tourId === null ? '' : ' and tour_id = ?'
+      const { rows } = yield* statement<DepartureRow>(`select * from departures where instance_id = ? and start_at >= ? and start_at < ?${tour}`,
+        [instanceId, fromAt, beforeAt, ...tourId === null ? [] : [tourId]])
+      return rows
+    },
+
+    /** The departure's bookings a manifest or its seat counts need: every counted status, quarantined ones left out. */
+    *bookingsOn(key: DepartureKey): Plan<BookingRow[]> {
+      const { rows } = yield* statement<BookingRow>(`select * from bookings where instance_id = ? and start_at = ? and tour_id = ? and ${COUNTED}`,
+        [key.instance_id, key.start_at, key.tour_id])
+      return rows
+    },
+
+    /** Bookings a cancellation of the departure acts on, whose sessions it locks first. */
+    *liveBookingsOn(key: DepartureKey): Plan<Array<Pick<BookingRow, 'id' | 'session_id'>>> {
+      const { rows } = yield* statement<Pick<BookingRow, 'id' | 'session_id'>>(
+        `select id, session_id from bookings where instance_id = ? and start_at = ? and tour_id = ? and status in ${LIVE_STATUSES}`,
+        [key.instance_id, key.start_at, key.tour_id])
+      return rows
+    },
+
+    /**
+     * Seats and flags per departure of one tour in [fromAt, toAt), with lapsed holds already
+     * left out, read through the departure and booking indexes of that window only; and when
+     * the next unlapsed hold in the window lapses, after which the seats differ without a write.
+     */
+    async seatsInWindow(instanceId: string, tourId: string, fromAt: string, toAt: string, now: string): Promise<WindowSeats> {
+      const [departures, holds] = await Promise.all([
+        db.selectFrom('departures')
+          .select(['start_at', 'capacity', 'seats_taken', 'closed', 'cancelled', 'extra'])
+          .where('instance_id', '=', instanceId)
+          .where('tour_id', '=', tourId)
+          .where('start_at', '>=', fromAt)
+          .where('start_at', '<', toAt)
+          .execute(),
+        db.selectFrom('bookings')
+          .select([
+            'start_at',
+            sql<number | string>`sum(case when hold_expires_at <= ${now} then party else 0 end)`.as('lapsed_seats'),
+            sql<string | null>`min(case when hold_expires_at > ${now} then hold_expires_at end)`.as('next_lapse_at'),
+          ])
+          .where('instance_id', '=', instanceId)
+          .where('tour_id', '=', tourId)
+          .where('start_at', '>=', fromAt)
+          .where('start_at', '<', toAt)
+          .where('status', '=', 'held')
+          .where('quarantined', '=', 0)
+          .groupBy('start_at')
+          .execute(),
+      ])
+      const byStart = new Map(departures.map((d) => [d.start_at, { ...d }]))
+      let nextLapseAt: string | null = null
+      for (const { start_at, lapsed_seats, next_lapse_at } of holds) {
+        const departure = byStart.get(start_at)
+        if (departure) departure.seats_taken -= Number(lapsed_seats)
+        if (next_lapse_at !== null && (nextLapseAt === null || next_lapse_at < nextLapseAt)) nextLapseAt = next_lapse_at
+      }
+      return { byStart, nextLapseAt }
+    },
+
+    /** The stored row outside any transaction (a guest's hold on a departure the schedule does not give). */
+    async stored(key: DepartureKey): Promise<DepartureRow | undefined> {
+      return db.selectFrom('departures').selectAll()
+        .where('instance_id', '=', key.instance_id).where('tour_id', '=', key.tour_id).where('start_at', '=', key.start_at)
+        .executeTakeFirst()
+    },
+  }
+}
+export type DepartureRepository = ReturnType<typeof departureRepository>

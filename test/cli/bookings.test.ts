@@ -1,0 +1,113 @@
+import assert from 'node:assert/strict'
+import { test, type TestContext } from 'node:test'
+import { runCli } from '../helpers/cli-process.ts'
+import { ApiClient } from '../helpers/client.ts'
+import { freshDatabase } from '../helpers/database.ts'
+import { OperatorClient } from '../helpers/operator.ts'
+import { startServer } from '../helpers/server-process.ts'
+
+// `tourdesk bookings list` and `tourdesk manifest` against bookings guests made through a
+// started service (its own process, the real clock), and the README's first five minutes:
+// a manager made with the CLI confirms the Fado request, and the manifest shows it.
+const PASSWORD = 'correct horse battery staple'
+
+async function setting(t: TestContext) {
+  const db = await freshDatabase()
+  const server = await startServer({ DATABASE_URL: db.url })
+  t.after(async () => {
+    await server.stop()
+    await db.drop()
+  })
+  const guest = new ApiClient(server.origin, 'lisbon', null)
+  /** Books the first departure of `tour` a guest can still book, for `party`, with `contact`. */
+  async function book(tour: string, party: number, contact: Record<string, string>) {
+    const { body } = await guest.get(`/availability?tour=${tour}&days=14&party=${party}`)
+    const start = body.slots.find((s: { bookable: boolean }) => s.bookable).start as string
+    const session = await guest.session()
+    const held = await guest.post('/booking', { tour_id: tour, start, party }, { headers: session.headers })
+    assert.equal(held.status, 200, held.text)
+    const booked = await guest.post('/checkout', contact, { headers: { 'x-session': session.session } })
+    assert.equal(booked.status, 200, booked.text)
+    return { start, session: session.session, booking: booked.body }
+  }
+  const env = { DATABASE_URL: db.url }
+  const cli = async (args: string[], stdin?: string) => {
+    const run = await runCli(args, { env, stdin })
+    assert.equal(run.code, 0, `${args.join(' ')}: exit ${run.code}\n${run.stderr}`)
+    return run
+  }
+  return { server, guest, book, cli, env }
+}
+
+test('bookings list prints every booking with the API filters, as JSON when piped, CSV or a table on request', async (t) => {
+  const { book, cli } = await setting(t)
+  const fado = await book('fado-night', 2, { name: 'Ana Silva', email: 'ana@example.pt', phone: '912 345 678' })
+  const walk = await book('alfama-walk', 3, { name: 'Rui Costa', email: 'rui@example.pt' })
+  assert.equal(fado.booking.status, 'requested')
+
+  const all = await cli(['bookings', 'list', '--instance', 'lisbon'])
+  assert.equal(all.stderr, '', 'no progress when stderr is not a terminal')
+  const records = JSON.parse(all.stdout)
+  assert.deepEqual(records.map((b: { code: string }) => b.code).sort(), [fado.booking.code, walk.booking.code].sort())
+  assert.ok(records.every((b: { version: number, channel: string }) => b.version >= 1 && b.channel === 'web'), 'the operator view of each')
+
+  const codes = async (...filters: string[]) =>
+    JSON.parse((await cli(['bookings', 'list', '--instance', 'lisbon', ...filters])).stdout).map((b: { code: string }) => b.code)
+  assert.deepEqual(await codes('--status', 'requested'), [fado.booking.code])
+  assert.deepEqual(await codes('--tour', 'alfama-walk'), [walk.booking.code])
+  assert.deepEqual(await codes('--q', 'SILVA'), [fado.booking.code])
+  assert.deepEqual(await codes('--status', 'held'), [])
+  assert.deepEqual(await codes('--to', '2026-01-01'), [])
+
+  const csv = (await cli(['bookings', 'list', '--instance', 'lisbon', '--status', 'requested', '--format', 'csv'])).stdout.split('\r\n')
+  assert.equal(csv[0], 'code,status,tour,start,party,name,email,phone,total,channel')
+  assert.match(csv[1], new RegExp(`^${fado.booking.code},requested,fado-night,[^,]+,2,Ana Silva,ana@example\\.pt,\\+351912345678,"?€[0-9.,]+"?,web$`))
+  assert.deepEqual(csv.slice(2), [''])
+  const table = (await cli(['bookings', 'list', '--instance', 'lisbon', '--format', 'table', '--tour', 'fado-night'])).stdout.split('\n')
+  assert.match(table[0], /^code +status +tour +start +party +name +email +phone +total +channel$/)
+  assert.match(table[1], new RegExp(`^${fado.booking.code} +requested +fado-night `))
+
+  const bad = await runCli(['bookings', 'list', '--instance', 'lisbon', '--status', 'pending'], { env: { DATABASE_URL: 'sqlite:/nonexistent/x.db' } })
+  assert.equal(bad.code, 2)
+  assert.match(bad.stderr, /pending: statuses are held, released/)
+  const badDate = await runCli(['bookings', 'list', '--instance', 'lisbon', '--from', '2026-02-30'], { env: { DATABASE_URL: 'sqlite:/nonexistent/x.db' } })
+  assert.equal(badDate.code, 2)
+})
+
+test("the operator's first five minutes: a CLI manager signs in, confirms the Fado request, the guest sees it, the manifest shows it", async (t) => {
+  const { server, guest, book, cli, env } = await setting(t)
+  const fado = await book('fado-night', 2, { name: 'Ana Silva', email: 'ana@example.pt', phone: '912 345 678' })
+
+  await cli(['staff', 'add', '--instance', 'lisbon', '--email', 'you@example.com', '--name', 'Your Name', '--role', 'manager', '--password-stdin'], PASSWORD)
+  const signIn = await new OperatorClient(server.origin, 'lisbon').post('/session', { email: 'you@example.com', password: PASSWORD })
+  assert.equal(signIn.status, 200, signIn.text)
+  const cookie = signIn.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ')
+  const manager = new OperatorClient(server.origin, 'lisbon', { cookie, csrf: signIn.body.csrf_token })
+
+  const requests = await manager.get('/bookings?status=requested&tour=fado-night')
+  assert.equal(requests.status, 200, requests.text)
+  assert.deepEqual(requests.body.bookings.map((b: { code: string }) => b.code), [fado.booking.code])
+  const confirmed = await manager.post(`/bookings/${fado.booking.code}/confirm`)
+  assert.equal(confirmed.status, 200, confirmed.text)
+  assert.equal(confirmed.body.status, 'confirmed')
+  assert.equal((await guest.get(`/booking?session=${fado.session}`)).body.status, 'confirmed', "the guest's GET /booking shows it")
+
+  const json = JSON.parse((await cli(['manifest', '--instance', 'lisbon', '--tour', 'fado-night', '--start', fado.start])).stdout)
+  assert.deepEqual(json.manifest.map((e: any) => [e.code, e.status, e.name, e.party]), [[fado.booking.code, 'confirmed', 'Ana Silva', 2]])
+  assert.equal(json.totals.guests, 2)
+  assert.equal(json.departure.tour_id, 'fado-night')
+
+  const key = (await cli(['keys', 'create', '--instance', 'lisbon', '--name', 'Guide phone', '--role', 'guide'])).stdout.trim()
+  const apiCsv = await fetch(`${server.origin}/admin/api/lisbon/departures/fado-night/${encodeURIComponent(fado.start)}`, { headers: { authorization: `Bearer ${key}`, accept: 'text/csv' } })
+  assert.equal(apiCsv.status, 200)
+  const csv = await cli(['manifest', '--instance', 'lisbon', '--tour', 'fado-night', '--start', fado.start, '--format', 'csv'])
+  assert.equal(csv.stdout, await apiCsv.text(), 'the same CSV as the API')
+  const table = (await cli(['manifest', '--instance', 'lisbon', '--tour', 'fado-night', '--start', fado.start, '--format', 'table'])).stdout.split('\n')
+  assert.match(table[0], /^Fado .+: 2 guests expected of \d+, .+ due on arrival$/)
+  assert.match(table[1], /^code +status +name +phone +party +add-ons +due +checked_in +note$/)
+  assert.match(table[2], new RegExp(`^${fado.booking.code} +confirmed +Ana Silva +\\+351912345678 +2 `))
+
+  const missing = await runCli(['manifest', '--instance', 'lisbon', '--tour', 'fado-night', '--start', '2026-01-01T03:17:00Z'], { env })
+  assert.equal(missing.code, 1)
+  assert.match(missing.stderr, /^tourdesk: [^\n]+\n$/)
+})
