@@ -1,7 +1,7 @@
 import { cancellationFee } from '../domain/cancellation.ts'
 import { formatStoredInZone } from '../domain/instant-format.ts'
 import type { OperatorBooking } from '../schemas/admin/booking.ts'
-import { bookingView } from '../services/booking-view.ts'
+import { bookingView } from '../api/booking-view.ts'
 import { policyOf } from '../services/bookings.ts'
 import type { InstanceCatalog } from '../services/instance-catalog.ts'
 import type { HistoryEntry } from '../services/operator-bookings.ts'

@@ -1,6 +1,6 @@
 import { formatStoredInZone } from '../domain/instant-format.ts'
 import type { PersonalData } from '../services/privacy-requests.ts'
-import { bookingView } from '../services/booking-view.ts'
+import { bookingView } from '../api/booking-view.ts'
 import type { InstanceCatalog } from '../services/instance-catalog.ts'
 
 /**

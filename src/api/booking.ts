@@ -8,10 +8,18 @@ import { renewSessionCookie, sessionCookieHeader } from '../http/session.ts'
 import { Booking, BookingRequest } from '../schemas/booking.ts'
 import { NoBody } from '../schemas/common.ts'
 import type { BookingContext } from '../services/bookings.ts'
+import type { BookingRow } from '../store/bookings.ts'
+import type { RecordAnswer } from '../store/write-plan.ts'
+import { bookingView } from './booking-view.ts'
 
 export function bookingContext(request: FastifyRequest): BookingContext {
   if (request.session === null) throw new ApiError('no_booking', 'This request names no live session, so it has no booking')
   return { catalog: request.catalog, sessionId: request.session.id, now: request.server.tourdesk.clock.now() }
+}
+
+/** The idempotency record of a wire answer, for a service that answers stored rows: the row is mapped as the route maps it. */
+export function asRows(record: RecordAnswer<Booking> | undefined, request: FastifyRequest): RecordAnswer<BookingRow> | undefined {
+  return record && ((row) => record(bookingView(row, request.catalog)))
 }
 
 export const bookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -27,7 +35,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request, reply) => {
     reply.header('Cache-Control', 'no-store')
-    return app.tourdesk.bookings.current(bookingContext(request))
+    return bookingView(await app.tourdesk.bookings.current(bookingContext(request)), request.catalog)
   })
 
   app.post('/booking', {
@@ -50,9 +58,9 @@ export const bookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request, reply) => {
     reply.header('Cache-Control', 'no-store')
     const quarantined = fillsDecoy(request.catalog.instance, request.body)
-    return runIdempotent(request, reply, async (record) => {
+    return runIdempotent<Booking>(request, reply, async (record) => {
       const ctx = bookingContext(request)
-      const booking = await app.tourdesk.bookings.hold(ctx, request.body, quarantined, record)
+      const booking = bookingView(await app.tourdesk.bookings.hold(ctx, request.body, quarantined, asRows(record, request)), request.catalog)
       // The hold made the session last BOOKING_SESSION_DAYS from ctx.now (src/services/bookings.ts).
       renewSessionCookie(request, reply, bookingSessionExpiry(ctx.now), ctx.now)
       return booking
@@ -71,6 +79,6 @@ export const bookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request, reply) => {
     reply.header('Cache-Control', 'no-store')
-    return app.tourdesk.bookings.releaseOrCancel(bookingContext(request))
+    return bookingView(await app.tourdesk.bookings.releaseOrCancel(bookingContext(request)), request.catalog)
   })
 }

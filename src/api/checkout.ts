@@ -3,7 +3,8 @@ import { fillsDecoy } from '../http/decoys.ts'
 import { runIdempotent } from '../http/idempotency.ts'
 import { Booking, CheckoutRequest } from '../schemas/booking.ts'
 import { normalisePhone } from '../services/phone-number.ts'
-import { bookingContext } from './booking.ts'
+import { asRows, bookingContext } from './booking.ts'
+import { bookingView } from './booking-view.ts'
 
 export const checkoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/checkout', {
@@ -22,6 +23,7 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const { instance } = request.catalog
     const details = { name: request.body.name, email: request.body.email, phone: normalisePhone(request.body.phone, instance.phone_region) }
     const quarantined = fillsDecoy(instance, request.body)
-    return runIdempotent(request, reply, (record) => app.tourdesk.bookings.checkout(bookingContext(request), details, quarantined, record))
+    return runIdempotent<Booking>(request, reply, async (record) =>
+      bookingView(await app.tourdesk.bookings.checkout(bookingContext(request), details, quarantined, asRows(record, request)), request.catalog))
   })
 }

@@ -8,7 +8,7 @@ import { priceBooking } from '../domain/pricing.ts'
 import { findDeparture } from '../domain/schedule.ts'
 import { isPastCutoff } from '../domain/slot-status.ts'
 import { ApiError } from '../errors/api-error.ts'
-import type { Booking, BookingRequest } from '../schemas/booking.ts'
+import type { BookingRequest } from '../schemas/booking.ts'
 import type { CatalogPolicy, CatalogTour } from '../schemas/catalog.ts'
 import type { BookingRow, BookingSelector, SeatChange } from '../store/bookings.ts'
 import type { DepartureRepository } from '../store/departures.ts'
@@ -17,7 +17,6 @@ import type { Store } from '../store/store.ts'
 import type { Plan, RecordAnswer as RecordBookingAnswer } from '../store/write-plan.ts'
 import { lastBookableDate, requirePartyInRange, requireTour } from './availability.ts'
 import { newBookingCode } from './booking-code.ts'
-import { bookingView } from './booking-view.ts'
 import type { InstanceCatalog } from './instance-catalog.ts'
 import { requireUsablePromo } from './promo-codes.ts'
 
@@ -27,7 +26,7 @@ export interface BookingContext {
   now: Temporal.Instant
 }
 
-type RecordAnswer = RecordBookingAnswer<Booking>
+type RecordAnswer = RecordBookingAnswer<BookingRow>
 
 export interface CheckoutDetails {
   name: string
@@ -105,7 +104,7 @@ export function bookingService(store: Store) {
   }
 
   return {
-    async hold(ctx: BookingContext, request: BookingRequest, quarantined: boolean, record?: RecordAnswer): Promise<Booking> {
+    async hold(ctx: BookingContext, request: BookingRequest, quarantined: boolean, record?: RecordAnswer): Promise<BookingRow> {
       const { catalog } = ctx
       const instance = catalog.instance
       const { catalog: tour } = requireTour(catalog, request.tour_id)
@@ -157,7 +156,6 @@ export function bookingService(store: Store) {
         cancellation_reason: null,
         fee_waived: null,
       }
-      const answer = bookingView(row, catalog)
       return store.write(function* () {
         yield* bookings.lockSession(instance.ref, ctx.sessionId)
         yield* store.sessions.keepUntil(instance.ref, ctx.sessionId, toStoredInstant(bookingSessionExpiry(ctx.now)))
@@ -177,13 +175,13 @@ export function bookingService(store: Store) {
             { remaining: outcome.closed ? 0 : outcome.remaining })
         }
         yield* bookings.insert(row)
-        if (record) yield* record(answer)
-        return answer
+        if (record) yield* record(row)
+        return row
       })
     },
 
     /** The session's most recent booking that it has not released. */
-    async current(ctx: BookingContext): Promise<Booking> {
+    async current(ctx: BookingContext): Promise<BookingRow> {
       const visible = ['held', 'expired', 'requested', 'confirmed', 'declined', 'cancelled', 'completed', 'no_show'] as const
       const instanceId = ctx.catalog.instance.ref
       const now = toStoredInstant(ctx.now)
@@ -196,11 +194,11 @@ export function bookingService(store: Store) {
         })
       }
       if (!row) throw new ApiError('no_booking', 'This session has no booking')
-      return bookingView(row, ctx.catalog)
+      return row
     },
 
     /** DELETE /booking: releases a hold, or cancels a requested or confirmed booking under the policy. */
-    async releaseOrCancel(ctx: BookingContext): Promise<Booking> {
+    async releaseOrCancel(ctx: BookingContext): Promise<BookingRow> {
       const instance = ctx.catalog.instance
       const now = toStoredInstant(ctx.now)
       // The expiry of a lapsed hold must commit even when the answer is 404, so the plan
@@ -237,25 +235,24 @@ export function bookingService(store: Store) {
         return cancelled
       })
       if (!changed) throw new ApiError('no_booking', 'This session has no held, requested or confirmed booking')
-      return bookingView(changed, ctx.catalog)
+      return changed
     },
 
     /**
      * Turns the session's live hold into a request (or a confirmed booking for instant
      * tours). A booking already checked out is answered as it is, changing nothing.
      */
-    async checkout(ctx: BookingContext, details: CheckoutDetails, quarantined: boolean, record?: RecordAnswer): Promise<Booking> {
+    async checkout(ctx: BookingContext, details: CheckoutDetails, quarantined: boolean, record?: RecordAnswer): Promise<BookingRow> {
       const { catalog } = ctx
       const instance = catalog.instance
       const now = toStoredInstant(ctx.now)
-      const outcome = await store.write(function* (): Plan<{ answer: Booking } | { expired: true }> {
+      const outcome = await store.write(function* (): Plan<{ answer: BookingRow } | { expired: true }> {
         yield* bookings.lockSession(instance.ref, ctx.sessionId)
         const row = yield* bookings.latestForSessionIn(instance.ref, ctx.sessionId, ['held', 'expired', 'requested', 'confirmed'])
         if (!row) throw new ApiError('no_booking', 'This session has no held booking to check out')
         if (row.status === 'requested' || row.status === 'confirmed') {
-          const answer = bookingView(row, catalog)
-          if (record) yield* record(answer)
-          return { answer }
+          if (record) yield* record(row)
+          return { answer: row }
         }
         if (row.status === 'expired' || isLapsed(row, now)) {
           yield* expireLapsed(instance.ref, { id: row.id }, now)
@@ -285,9 +282,8 @@ export function bookingService(store: Store) {
         // Only the sweep changes another session's hold unasked, and it only expires lapsed ones.
         if (!checkedOut) throw new ApiError('hold_expired', 'The hold ran out before checkout; hold the slot again')
         if (isQuarantined && row.quarantined === 0) yield* freeSeatsOf([row])
-        const answer = bookingView(checkedOut, catalog)
-        if (record) yield* record(answer)
-        return { answer }
+        if (record) yield* record(checkedOut)
+        return { answer: checkedOut }
       })
       if ('expired' in outcome) throw new ApiError('hold_expired', 'The hold ran out before checkout; hold the slot again')
       return outcome.answer

@@ -1,7 +1,7 @@
 import { formatStoredInZone } from '../domain/instant-format.ts'
 import type { Booking } from '../schemas/booking.ts'
 import type { BookingRow } from '../store/bookings.ts'
-import type { InstanceCatalog } from './instance-catalog.ts'
+import type { InstanceCatalog } from '../services/instance-catalog.ts'
 
 /** The public booking record for a stored booking. */
 export function bookingView(row: BookingRow, catalog: InstanceCatalog): Booking {
