@@ -38,10 +38,10 @@ export function staffRepository({ db, dialect, read }: Database) {
       return rows[0]
     },
 
-    /** Active managers other than `exceptId`, read in the plan that would remove one (so two removals cannot both pass). */
+    /** Managers other than `exceptId` who can sign in (set up, not disabled), read in the plan that would remove one (so two removals cannot both pass). */
     *otherActiveManagers(instanceId: string, exceptId: string): Plan<number> {
       const { rows } = yield* statement<{ n: number | string }>(
-        `select count(*) as n from staff where instance_id = ? and id <> ? and role = 'manager' and disabled = 0`, [instanceId, exceptId])
+        `select count(*) as n from staff where instance_id = ? and id <> ? and role = 'manager' and disabled = 0 and password_hash is not null`, [instanceId, exceptId])
       return Number(rows[0].n)
     },
 

@@ -2,7 +2,7 @@ import { Command, InvalidArgumentError, Option } from 'commander'
 import { operatorBookingView } from '../../admin/booking-view.ts'
 import { BOOKING_STATUSES, type BookingStatus } from '../../domain/booking-status.ts'
 import type { OperatorBooking } from '../../schemas/admin/booking.ts'
-import { operatorBookingService } from '../../services/operator-bookings.ts'
+import type { BookingPosition } from '../../store/bookings.ts'
 import { instanceNamed, withContext } from '../context.ts'
 import { progress } from '../io.ts'
 import { instanceOption, parseDate } from '../options.ts'
@@ -31,7 +31,7 @@ function parseStatuses(value: string): BookingStatus[] {
   return [...new Set(statuses)] as BookingStatus[]
 }
 
-/** `tourdesk bookings list`: GET /bookings's filters, every page, through the operator bookings service. */
+/** `tourdesk bookings list`: GET /bookings's filters, every page, through the operator bookings service (src/services/operator-bookings.ts). */
 export function bookingsCommand(): Command {
   const bookings = new Command('bookings').description('bookings of an instance')
 
@@ -47,14 +47,13 @@ export function bookingsCommand(): Command {
     .action(async (options: { instance: string, from?: string, to?: string, status?: BookingStatus[], tour?: string, q?: string, format?: string }) => {
       await withContext(async ({ context }) => {
         const catalog = instanceNamed(context, options.instance)
-        const service = operatorBookingService(context.store)
         const query = { from: options.from, to: options.to, statuses: options.status, tour: options.tour, q: options.q }
         const out = listing(COLUMNS, chosenFormat(options.format))
         const shown = progress()
-        let after = null
+        let after: BookingPosition | null = null
         let count = 0
         for (;;) {
-          const rows = await service.list(catalog, query, after, PAGE)
+          const rows = await context.operatorBookings.list(catalog, query, after, PAGE)
           await out.add(rows.map((row) => operatorBookingView(row, catalog)))
           count += rows.length
           shown.update(`tourdesk: ${count} bookings read`)

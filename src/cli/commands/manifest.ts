@@ -2,7 +2,6 @@ import { Command, Option } from 'commander'
 import { Temporal } from 'temporal-polyfill'
 import { manifestCsv, manifestView } from '../../admin/departure-view.ts'
 import type { DepartureManifest, ManifestEntry } from '../../schemas/admin/departure.ts'
-import { departureService } from '../../services/departures.ts'
 import { instanceNamed, withContext } from '../context.ts'
 import { print } from '../io.ts'
 import { instanceOption, parseInstant } from '../options.ts'
@@ -41,7 +40,7 @@ export function manifestCommand(): Command {
     .action(async (options: { instance: string, tour: string, start: string, format?: string }) => {
       await withContext(async ({ context }) => {
         const catalog = instanceNamed(context, options.instance)
-        const { departure, manifest } = await departureService(context.store).detail({ catalog, now: context.clock.now() }, options.tour, Temporal.Instant.from(options.start))
+        const { departure, manifest } = await context.departures.detail({ catalog, now: context.clock.now() }, options.tour, Temporal.Instant.from(options.start))
         const view = manifestView(departure, manifest, catalog)
         const format = chosenFormat(options.format)
         if (format === 'json') print(JSON.stringify(view, null, 2))
