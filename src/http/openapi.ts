@@ -81,6 +81,14 @@ function errorResponses(route: RouteOptions, extra: ErrorCode[]): Record<string,
   }]))
 }
 
+const CSV_MEDIA = { 'text/csv': { schema: { type: 'string', description: 'RFC 4180 CSV with a header row' } } }
+
+/** The media types of a success answer: JSON, CSV alone, or either by the Accept header (route config `csv`). */
+function successContent(route: RouteOptions, json: () => JsonSchema): JsonSchema {
+  if (route.config?.csv === 'only') return CSV_MEDIA
+  return { 'application/json': json(), ...(route.config?.csv === 'alternative' ? CSV_MEDIA : {}) }
+}
+
 /** What sets one API's document apart: where its routes live, which error codes it speaks, how callers authenticate. */
 export interface DocumentSpec {
   routePrefix: string
@@ -133,7 +141,7 @@ export function buildOpenApiDocument(routes: RouteOptions[], spec: DocumentSpec)
         responses: {
           [successStatus]: {
             description: 'Success', headers: successHeaders(route),
-            content: { 'application/json': { schema: toDocumentSchema(success ?? {}, components), example: exampleOf(success) } },
+            content: successContent(route, () => ({ schema: toDocumentSchema(success ?? {}, components), example: exampleOf(success) })),
           },
           ...errorResponses(route, extraErrors),
         },

@@ -35,6 +35,8 @@ declare module 'fastify' {
     summary?: string
     /** Operator routes: who may call it (src/admin/access.ts); every operator route must say. */
     access?: Access
+    /** The success answer is CSV (`only`), or CSV instead of JSON when Accept asks for it (`alternative`). */
+    csv?: 'only' | 'alternative'
     /** Longer explanation for the API document. */
     description?: string
   }

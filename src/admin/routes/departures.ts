@@ -84,6 +84,7 @@ export const departureRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: { params: DepartureParams, response: { 200: DepartureManifest } },
     config: {
       access: 'departures.read',
+      csv: 'alternative',
       summary: 'A departure and its manifest; Accept: text/csv gives the manifest as CSV',
       description: 'The manifest lists every requested, confirmed, completed (checked-in) and no-show booking, sorted by name, with contact details '
         + "(guides see them too), party, add-ons, the amount due on arrival, check-in time and the booking's internal note; quarantined bookings are left out. "

@@ -33,6 +33,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: { querystring: BookingFilterQuery },
     config: {
       access: 'bookings.read',
+      csv: 'only',
       summary: 'Every booking the list would give for these filters, as CSV',
       description: 'RFC 4180 CSV (text/csv; charset=utf-8, CRLF line ends) with a header row, every page of GET /bookings with the '
         + 'same filters, in the same order, streamed as it is read. Money in minor units, instants in the instance\'s zone, add-ons as '
