@@ -1,5 +1,5 @@
 import { ApiError } from '../errors/api-error.ts'
-import type { CatalogAddon, CatalogPromoCode } from '../schemas/catalog.ts'
+import type { CatalogAddon, CatalogPromoCode, CatalogTour } from '../schemas/catalog.ts'
 
 export interface AddonLine {
   id: string
@@ -61,4 +61,20 @@ export function priceBooking(input: {
     : input.promo.kind === 'percent' ? Math.floor((gross * input.promo.value + 50) / 100)
       : Math.min(gross, input.promo.value)
   return { subtotal, addons, discount, total: gross - discount, lines }
+}
+
+/** The requested add-ons of a tour with their quantities; 422 invalid_addon for one the tour has not or a quantity above its maximum. */
+export function requireAddons(tour: CatalogTour, requested: Record<string, number>) {
+  return Object.entries(requested).map(([id, quantity]) => {
+    const addon = tour.addons.find((a) => a.id === id)
+    if (!addon) {
+      throw new ApiError('invalid_addon', `${tour.title} has no add-on "${id}"`, { errors: [{ field: `addons.${id}`, message: 'is not an add-on of this tour' }] })
+    }
+    if (quantity > addon.max_quantity) {
+      throw new ApiError('invalid_addon', `At most ${addon.max_quantity} of "${addon.name}" can be booked`, {
+        errors: [{ field: `addons.${id}`, message: `must be at most ${addon.max_quantity}` }],
+      })
+    }
+    return { addon, quantity }
+  })
 }

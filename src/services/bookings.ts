@@ -4,7 +4,7 @@ import { bookingPolicyOf, cancellableUntil, cancellationFee, cancellationFeePerc
 import { departureAt } from '../domain/departure-at.ts'
 import { toStoredInstant } from '../domain/instant-format.ts'
 import { bookingSessionExpiry } from '../domain/session-lifetime.ts'
-import { priceBooking } from '../domain/pricing.ts'
+import { priceBooking, requireAddons } from '../domain/pricing.ts'
 import { findDeparture } from '../domain/schedule.ts'
 import { isPastCutoff } from '../domain/slot-status.ts'
 import { ApiError } from '../errors/api-error.ts'
@@ -70,21 +70,6 @@ async function requireDeparture(ctx: BookingContext, tour: CatalogTour, startTex
     })
   }
   return departure
-}
-
-function requireAddons(tour: CatalogTour, requested: Record<string, number>) {
-  return Object.entries(requested).map(([id, quantity]) => {
-    const addon = tour.addons.find((a) => a.id === id)
-    if (!addon) {
-      throw new ApiError('invalid_addon', `${tour.title} has no add-on "${id}"`, { errors: [{ field: `addons.${id}`, message: 'is not an add-on of this tour' }] })
-    }
-    if (quantity > addon.max_quantity) {
-      throw new ApiError('invalid_addon', `At most ${addon.max_quantity} of "${addon.name}" can be booked`, {
-        errors: [{ field: `addons.${id}`, message: `must be at most ${addon.max_quantity}` }],
-      })
-    }
-    return { addon, quantity }
-  })
 }
 
 export function bookingService(store: Store) {

@@ -3,7 +3,7 @@ import type { Instance } from '../config/catalog.ts'
 import { BOOKING_STATUSES, CHECKED_OUT, type BookingStatus } from '../domain/booking-status.ts'
 import { bookingPolicyOf, cancellableUntil, cancellationFee, cancellationFeePercent } from '../domain/cancellation.ts'
 import { toStoredInstant } from '../domain/instant-format.ts'
-import { priceBooking } from '../domain/pricing.ts'
+import { priceBooking, requireAddons } from '../domain/pricing.ts'
 import { departureAt } from '../domain/departure-at.ts'
 import { findDeparture, type Departure } from '../domain/schedule.ts'
 import { ApiError, type FieldError } from '../errors/api-error.ts'
@@ -91,21 +91,6 @@ function contactPhone(raw: string | undefined, region: string | undefined): stri
 }
 
 /** The add-ons asked for, as the tour offers them (the rule of the guest hold, src/services/bookings.ts). */
-function requireAddons(tour: CatalogTour, requested: Record<string, number>) {
-  return Object.entries(requested).map(([id, quantity]) => {
-    const addon = tour.addons.find((a) => a.id === id)
-    if (!addon) {
-      throw new ApiError('invalid_addon', `${tour.title} has no add-on "${id}"`, { errors: [{ field: `addons.${id}`, message: 'is not an add-on of this tour' }] })
-    }
-    if (quantity > addon.max_quantity) {
-      throw new ApiError('invalid_addon', `At most ${addon.max_quantity} of "${addon.name}" can be booked`, {
-        errors: [{ field: `addons.${id}`, message: `must be at most ${addon.max_quantity}` }],
-      })
-    }
-    return { addon, quantity }
-  })
-}
-
 /** The add-on quantities a booking has now, by id. */
 const addonQuantitiesOf = (row: BookingRow): Record<string, number> =>
   Object.fromEntries((JSON.parse(row.addons) as Array<{ id: string, quantity: number }>).map((line) => [line.id, line.quantity]))
