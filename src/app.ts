@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { resolveInstance } from './http/instance.ts'
 import fastifyCookie from '@fastify/cookie'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, { LogController, type FastifyServerOptions } from 'fastify'
@@ -97,11 +98,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}) {
 
   await app.register(fastifyCookie)
   await app.register(async (api) => {
-    api.addHook('onRequest', async (request) => {
-      const catalog = context.catalogs.get((request.params as { instance: string }).instance)
-      if (!catalog) throw new ApiError('not_found', `Nothing is at ${request.url.split('?')[0]}`)
-      request.catalog = catalog
-    })
+    api.addHook('onRequest', resolveInstance)
     if (context.rateLimiter) api.addHook('onRequest', enforceRateLimit)
     api.addHook('onRoute', attachRouteChecks)
     await api.register(indexRoutes)

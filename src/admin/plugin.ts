@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { resolveInstance } from '../http/instance.ts'
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify'
-import { ApiError } from '../errors/api-error.ts'
 import { readMissingBodyAsEmpty, rejectForbiddenBodyKeys, requiresBody } from '../http/json-body.ts'
 import { buildOpenApiDocument, collectRoutes, servedDocument, type DocumentSpec } from '../http/openapi.ts'
 import { hasIntegerQuery, parseStrictQueryIntegers } from '../http/query-integers.ts'
@@ -77,11 +77,7 @@ export function adminApi(app: FastifyInstance): FastifyPluginAsyncTypebox {
   app.decorate('operatorRoutes', routes)
   return async (admin) => {
     admin.decorateRequest('staff', null)
-    admin.addHook('onRequest', async (request) => {
-      const catalog = app.tourdesk.catalogs.get((request.params as { instance: string }).instance)
-      if (!catalog) throw new ApiError('not_found', `Nothing is at ${request.url.split('?')[0]}`)
-      request.catalog = catalog
-    })
+    admin.addHook('onRequest', resolveInstance)
     if (app.tourdesk.rateLimiter) admin.addHook('onRequest', enforceRateLimit)
     admin.addHook('onRoute', attachAdminChecks)
     await admin.register(sessionRoutes)
