@@ -1,13 +1,15 @@
-import { loadCatalog, type Instance } from './config/catalog.ts'
+import { parseCatalogFile, readCatalogText } from './config/catalog.ts'
 import type { DatabaseTarget, Settings } from './config/env.ts'
 import type { Clock } from './domain/clock.ts'
 import { MemoryBuckets, type RateLimiter } from './http/rate-limit.ts'
 import { RedisBuckets } from './http/redis-buckets.ts'
 import { bookingService, type BookingService } from './services/bookings.ts'
-import { buildInstanceCatalog, type InstanceCatalog } from './services/instance-catalog.ts'
+import { catalogEditor, type CatalogEditor } from './services/catalog-editor.ts'
+import { CatalogRegistry } from './services/catalog-registry.ts'
 import { departureService, type DepartureService } from './services/departures.ts'
 import { operatorBookingService, type OperatorBookingService } from './services/operator-bookings.ts'
 import { staffAuth, type StaffAuth } from './services/staff-auth.ts'
+import type { CatalogInstance } from './schemas/catalog.ts'
 import { loadServerSecret } from './store/secrets.ts'
 import { openStore, type Store } from './store/store.ts'
 
@@ -18,8 +20,10 @@ import { openStore, type Store } from './store/store.ts'
 export interface AppContext {
   store: Store
   clock: Clock
-  /** By instance prefix. */
-  catalogs: Map<string, InstanceCatalog>
+  /** The catalog each instance serves now, by prefix; follows edits made on any node. */
+  catalogs: CatalogRegistry
+  /** Catalog edits (operator API, CLI import); the registry is refreshed after each. */
+  catalogEditor: CatalogEditor
   secret: string
   /** Guests' bookings, addressed by session. */
   bookings: BookingService
@@ -33,8 +37,13 @@ export interface AppContext {
 
 export interface ContextOptions {
   database: DatabaseTarget
-  instances: Instance[]
+  /** The catalog file's instances: they seed an empty database (src/services/catalog-editor.ts). */
+  catalog: CatalogInstance[]
+  /** Where `catalog` came from, named in the log line when it differs from the database. */
+  catalogSource?: string
+  holdSecondsOverride?: number | null
   clock: Clock
+  log?: ContextLog
   rateLimiter?: RateLimiter | null
   /** Apply pending migrations first (default true). */
   migrate?: boolean
@@ -51,10 +60,27 @@ export async function openContext(options: ContextOptions): Promise<AppContext> 
   const store = await openStore(options.database, { migrate: options.migrate ?? true })
   try {
     const secret = options.secret ?? await loadServerSecret(store.db, 'csrf')
+    const editor = catalogEditor(store)
+    const { differing } = await editor.seed(options.catalog, options.clock.now())
+    if (differing.length > 0) {
+      options.log?.warn({ instances: differing },
+        `the catalog file${options.catalogSource ? ` ${options.catalogSource}` : ''} differs from the database for ${differing.join(', ')}; the database is served. To apply the file: npm run tourdesk -- catalog import ${options.catalogSource ?? 'FILE'}`)
+    }
+    const catalogs = new CatalogRegistry(store, { holdSecondsOverride: options.holdSecondsOverride ?? null, onError: (err) => options.log?.warn({ err }, 'catalog: could not reload') })
+    await catalogs.refresh()
+    catalogs.watch()
     return {
       store,
       clock: options.clock,
-      catalogs: new Map(options.instances.map((i) => [i.prefix, buildInstanceCatalog(i)])),
+      catalogs,
+      catalogEditor: {
+        ...editor,
+        async apply(ref, edit, editOptions) {
+          const result = await editor.apply(ref, edit, editOptions)
+          if (!result.dry_run && result.changes.length > 0) await catalogs.refresh()
+          return result
+        },
+      },
       secret,
       bookings: bookingService(store),
       operatorBookings: operatorBookingService(store),
@@ -69,6 +95,7 @@ export async function openContext(options: ContextOptions): Promise<AppContext> 
 }
 
 export async function closeContext(context: AppContext): Promise<void> {
+  context.catalogs.close()
   await context.rateLimiter?.close()
   await context.store.close()
 }
@@ -83,8 +110,11 @@ function rateLimiterFor(settings: Settings, log: ContextLog): RateLimiter | null
 export async function createContext(settings: Settings, clock: Clock, log: ContextLog): Promise<AppContext> {
   return openContext({
     database: settings.database,
-    instances: loadCatalog(settings.catalogPath, settings.holdSecondsOverride),
+    catalog: parseCatalogFile(readCatalogText(settings.catalogPath), settings.catalogPath),
+    catalogSource: settings.catalogPath,
+    holdSecondsOverride: settings.holdSecondsOverride,
     clock,
+    log,
     rateLimiter: rateLimiterFor(settings, log),
     migrate: settings.migrateOnStart,
     secret: settings.secret,

@@ -3,7 +3,7 @@ import { LruMap } from '../domain/lru-map.ts'
 import { searchTours } from '../domain/tour-search.ts'
 import { sendSerialized, serializeAnswer, type AnswerReuse } from '../http/serialized-answer.ts'
 import { Tour, TourList, TourListQuery, TourParams } from '../schemas/tour.ts'
-import { requireTour } from '../services/availability.ts'
+import { requireOfferedTour } from '../services/availability.ts'
 
 /** Distinct searches whose answers are kept; the catalog never changes while the process runs. */
 const SEARCH_ANSWER_LIMIT = 1_000
@@ -41,5 +41,5 @@ export const tourRoutes: FastifyPluginAsyncTypebox<AnswerReuse> = async (app, { 
         + 'booking cutoff, how bookings are confirmed, and its add-ons.',
       errors: ['tour_not_found'],
     },
-  }, async (request) => requireTour(request.catalog, request.params.id).record)
+  }, async (request) => requireOfferedTour(request.catalog, request.params.id).record)
 }

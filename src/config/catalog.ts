@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs'
 import { Ajv } from 'ajv'
 import addFormats from 'ajv-formats'
-import { Temporal } from 'temporal-polyfill'
 import { CatalogFile, type CatalogInstance } from '../schemas/catalog.ts'
 import { DECOY_FIELD_NAMES } from '../schemas/decoy-fields.ts'
+import { catalogFileIssues } from '../domain/catalog-rules.ts'
 import { ConfigError } from './config-error.ts'
 
 export const DEFAULT_HORIZON_DAYS = 365
@@ -21,50 +21,24 @@ const ajv = new Ajv({ allErrors: false, strict: false })
 addFormats.default(ajv)
 const validateCatalog = ajv.compile(CatalogFile)
 
-/** A named zone spelt as the tz database does; fixed offsets like "+01:00" never follow DST and are refused. */
-function isIanaTimeZone(name: string): boolean {
-  try {
-    return Temporal.Now.instant().toZonedDateTimeISO(name).timeZoneId === name && /^[A-Za-z]/.test(name)
-  } catch {
-    return false
-  }
-}
-
 function fail(source: string, where: string, message: string): never {
   throw new ConfigError(`TOURDESK_CONFIG ${source}: ${where} ${message}`)
 }
 
-function checkInstance(source: string, index: number, raw: CatalogInstance): void {
-  const at = `instances[${index}]`
-  if (!isIanaTimeZone(raw.timezone)) fail(source, `${at}.timezone`, `"${raw.timezone}" is not an IANA time zone name (e.g. Europe/Lisbon)`)
-  for (const decoy of raw.decoys ?? []) {
-    if (!(DECOY_FIELD_NAMES as readonly string[]).includes(decoy)) {
-      fail(source, `${at}.decoys`, `"${decoy}" is not one of ${DECOY_FIELD_NAMES.join(', ')}`)
-    }
+/** The instance as the service runs it: the file's optional settings given their defaults. */
+export function toInstance(raw: CatalogInstance, holdSecondsOverride: number | null): Instance {
+  const { horizon_days, hold_minutes, decoys, allowed_origins, ...rest } = raw
+  return {
+    ...rest,
+    horizonDays: horizon_days ?? DEFAULT_HORIZON_DAYS,
+    holdSeconds: holdSecondsOverride ?? (hold_minutes ?? DEFAULT_HOLD_MINUTES) * 60,
+    decoys: decoys ?? [...DECOY_FIELD_NAMES],
+    allowedOrigins: allowed_origins ?? [],
   }
-  const tourIds = new Set<string>()
-  raw.tours.forEach((tour, t) => {
-    const tourAt = `${at}.tours[${t}]`
-    if (tourIds.has(tour.id)) fail(source, `${tourAt}.id`, `"${tour.id}" is used twice`)
-    tourIds.add(tour.id)
-    if (tour.party.min > tour.party.max) fail(source, `${tourAt}.party`, 'min is above max')
-    if (tour.party.max > tour.capacity) fail(source, `${tourAt}.party.max`, 'is above capacity')
-    tour.schedule.forEach((rule, r) => {
-      if (rule.from > rule.until) fail(source, `${tourAt}.schedule[${r}]`, 'from is after until')
-    })
-    const addonIds = new Set(tour.addons.map((a) => a.id))
-    if (addonIds.size !== tour.addons.length) fail(source, `${tourAt}.addons`, 'has a duplicate id')
-  })
-  raw.promo_codes.forEach((promo, p) => {
-    if (promo.valid_from > promo.valid_until) fail(source, `${at}.promo_codes[${p}]`, 'valid_from is after valid_until')
-    if (promo.kind === 'percent' && promo.value > 100) fail(source, `${at}.promo_codes[${p}].value`, 'a percentage is at most 100')
-    for (const id of promo.tour_ids ?? []) {
-      if (!tourIds.has(id)) fail(source, `${at}.promo_codes[${p}].tour_ids`, `names unknown tour "${id}"`)
-    }
-  })
 }
 
-export function parseCatalog(text: string, source: string, holdSecondsOverride: number | null): Instance[] {
+/** The instances of a catalog file, checked against the schema and the catalog rules (src/domain/catalog-rules.ts). */
+export function parseCatalogFile(text: string, source: string): CatalogInstance[] {
   let data: unknown
   try {
     data = JSON.parse(text)
@@ -77,32 +51,24 @@ export function parseCatalog(text: string, source: string, holdSecondsOverride: 
     if (unknown) fail(source, `${first.instancePath}/${unknown}`, 'is not a known field')
     fail(source, first.instancePath || '(top level)', first.message ?? 'is invalid')
   }
-  const file = data as { instances: CatalogInstance[] }
-  const prefixes = new Set<string>()
-  const refs = new Set<string>()
-  return file.instances.map((raw, i) => {
-    checkInstance(source, i, raw)
-    if (prefixes.has(raw.prefix)) fail(source, `instances[${i}].prefix`, `"${raw.prefix}" is used twice`)
-    if (refs.has(raw.ref)) fail(source, `instances[${i}].ref`, `"${raw.ref}" is used twice`)
-    prefixes.add(raw.prefix)
-    refs.add(raw.ref)
-    const { horizon_days, hold_minutes, decoys, allowed_origins, ...rest } = raw
-    return {
-      ...rest,
-      horizonDays: horizon_days ?? DEFAULT_HORIZON_DAYS,
-      holdSeconds: holdSecondsOverride ?? (hold_minutes ?? DEFAULT_HOLD_MINUTES) * 60,
-      decoys: decoys ?? [...DECOY_FIELD_NAMES],
-      allowedOrigins: allowed_origins ?? [],
-    }
-  })
+  const { instances } = data as { instances: CatalogInstance[] }
+  const [issue] = catalogFileIssues(instances)
+  if (issue) fail(source, issue.field, issue.message)
+  return instances
 }
 
-export function loadCatalog(path: string, holdSecondsOverride: number | null): Instance[] {
-  let text: string
+export function parseCatalog(text: string, source: string, holdSecondsOverride: number | null): Instance[] {
+  return parseCatalogFile(text, source).map((raw) => toInstance(raw, holdSecondsOverride))
+}
+
+export function readCatalogText(path: string): string {
   try {
-    text = readFileSync(path, 'utf8')
+    return readFileSync(path, 'utf8')
   } catch (err) {
     throw new ConfigError(`TOURDESK_CONFIG cannot be read: ${path} (${(err as NodeJS.ErrnoException).code})`)
   }
-  return parseCatalog(text, path, holdSecondsOverride)
+}
+
+export function loadCatalog(path: string, holdSecondsOverride: number | null): Instance[] {
+  return parseCatalog(readCatalogText(path), path, holdSecondsOverride)
 }

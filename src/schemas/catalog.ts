@@ -45,6 +45,7 @@ export const CatalogTour = Type.Object({
   addons: Type.Array(CatalogAddon),
   schedule: Type.Array(ScheduleRule, { minItems: 1 }),
   blackouts: Type.Array(LocalDate),
+  archived: Type.Optional(Type.Boolean({ description: 'Hidden from guests; its bookings stand. A tour with bookings is archived, never deleted.' })),
 }, { additionalProperties: false })
 
 export const CatalogPromoCode = Type.Object({
@@ -92,6 +93,7 @@ export const CatalogInstance = Type.Object({
   cors_origins: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
   rate_limits: Type.Optional(CatalogRateLimits),
   phone_region: Type.Optional(Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166 region for phone numbers written without +' })),
+  request_decision_hours: Type.Optional(Type.Integer({ minimum: 1, maximum: 720, description: 'Hours the operator has to confirm or decline a request before the system declines it (default 24)' })),
   payment_methods: Type.Array(Type.String({ minLength: 1 }), { minItems: 1 }),
   cancellation_policy: CatalogPolicy,
   promo_codes: Type.Array(CatalogPromoCode),

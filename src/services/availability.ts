@@ -10,9 +10,17 @@ import type { CatalogTour } from '../schemas/catalog.ts'
 import type { DepartureRepository, WindowSeats } from '../store/departures.ts'
 import type { InstanceCatalog } from './instance-catalog.ts'
 
+/** The tour, archived or not (the operator's side: an archived tour's bookings and departures stand). */
 export function requireTour(catalog: InstanceCatalog, tourId: string) {
   const tour = catalog.tourById.get(tourId)
   if (!tour) throw new ApiError('tour_not_found', `No tour has the id "${tourId}"`)
+  return tour
+}
+
+/** The tour as guests may see and book it: an archived tour is not offered. */
+export function requireOfferedTour(catalog: InstanceCatalog, tourId: string) {
+  const tour = catalog.tourById.get(tourId)
+  if (!tour || tour.archived) throw new ApiError('tour_not_found', `No tour has the id "${tourId}"`)
   return tour
 }
 
@@ -62,7 +70,7 @@ export function availabilityWindow(catalog: InstanceCatalog, now: Temporal.Insta
 }
 
 function checkWindow(catalog: InstanceCatalog, today: Temporal.PlainDate, query: AvailabilityQuery): AvailabilityWindow {
-  const { catalog: tour } = requireTour(catalog, query.tour)
+  const { catalog: tour } = requireOfferedTour(catalog, query.tour)
   const timeZone = catalog.instance.timezone
   const lastDate = today.add({ days: catalog.instance.horizonDays })
   const firstDate = query.date === undefined ? today : Temporal.PlainDate.from(query.date, { overflow: 'reject' })

@@ -15,7 +15,7 @@ import type { DepartureRepository } from '../store/departures.ts'
 import { newRowId } from '../store/row-id.ts'
 import type { Store } from '../store/store.ts'
 import type { Plan, RecordAnswer as RecordBookingAnswer } from '../store/write-plan.ts'
-import { lastBookableDate, requirePartyInRange, requireTour } from './availability.ts'
+import { lastBookableDate, requirePartyInRange, requireOfferedTour } from './availability.ts'
 import { newBookingCode } from './booking-code.ts'
 import type { InstanceCatalog } from './instance-catalog.ts'
 import { requireUsablePromo } from './promo-codes.ts'
@@ -92,7 +92,7 @@ export function bookingService(store: Store) {
     async hold(ctx: BookingContext, request: BookingRequest, quarantined: boolean, record?: RecordAnswer): Promise<BookingRow> {
       const { catalog } = ctx
       const instance = catalog.instance
-      const { catalog: tour } = requireTour(catalog, request.tour_id)
+      const { catalog: tour } = requireOfferedTour(catalog, request.tour_id)
       const departure = await requireDeparture(ctx, tour, request.start, store.departures)
       requirePartyInRange(tour.party, request.party)
       const addons = requireAddons(tour, request.addons ?? {})

@@ -4,11 +4,21 @@ import { DEFAULT_RATE_LIMITS, type RateLimitPolicies } from '../http/rate-limit.
 import type { CatalogTour } from '../schemas/catalog.ts'
 import type { Tour } from '../schemas/tour.ts'
 
-/** An instance with what every request needs precomputed once: tour records and the search index. */
+/**
+ * One version of an instance's catalog with what every request needs precomputed: tour
+ * records and the search index. Never changed once built: an edit builds the next version,
+ * so a request sees one version throughout (a hold never mixes two prices), and every cache
+ * built from a catalog is kept per version (keyed by this object, or by `version`).
+ */
 export interface InstanceCatalog {
   instance: Instance
+  /** The instance's catalog version (catalog_instances.catalog_version). */
+  version: number
+  /** The tours guests see, in list order; archived tours are left out. */
   tours: Tour[]
-  tourById: Map<string, { catalog: CatalogTour, record: Tour }>
+  /** Every tour, archived ones included: their bookings and departures stand. */
+  tourById: Map<string, { catalog: CatalogTour, record: Tour, archived: boolean }>
+  /** Over `tours`: search answers are positions in it. */
   searchIndex: TourSearchIndex
   rateLimits: RateLimitPolicies
 }
@@ -34,13 +44,15 @@ export function tourRecord(instance: Instance, tour: CatalogTour): Tour {
   }
 }
 
-export function buildInstanceCatalog(instance: Instance): InstanceCatalog {
-  const tours = instance.tours.map((t) => tourRecord(instance, t))
+export function buildInstanceCatalog(instance: Instance, version = 0): InstanceCatalog {
+  const tourById = new Map(instance.tours.map((t) => [t.id, { catalog: t, record: tourRecord(instance, t), archived: t.archived === true }]))
+  const offered = instance.tours.filter((t) => !t.archived)
   return {
     instance,
-    tours,
-    tourById: new Map(instance.tours.map((t, i) => [t.id, { catalog: t, record: tours[i] }])),
-    searchIndex: buildSearchIndex(instance.tours),
+    version,
+    tours: offered.map((t) => tourById.get(t.id)!.record),
+    tourById,
+    searchIndex: buildSearchIndex(offered),
     rateLimits: { ...DEFAULT_RATE_LIMITS, ...instance.rate_limits },
   }
 }

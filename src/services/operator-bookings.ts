@@ -61,9 +61,9 @@ const LIVE: readonly BookingStatus[] = ['requested', 'confirmed']
 /** Requests declined per write by the deadline sweep. */
 const DEADLINE_BATCH = 200
 
-/** The instance's request_decision_hours (OPERATOR.md, "Bookings"); 24 until the instance settings carry it. */
+/** The instance's request_decision_hours (OPERATOR.md, "Bookings"), a setting of the catalog. */
 function requestDecisionHours(instance: Instance): number {
-  return (instance as Instance & { request_decision_hours?: number }).request_decision_hours ?? DEFAULT_REQUEST_DECISION_HOURS
+  return instance.request_decision_hours ?? DEFAULT_REQUEST_DECISION_HOURS
 }
 
 const departureOf = (row: Pick<BookingRow, 'instance_id' | 'tour_id' | 'start_at'>): DepartureKey =>

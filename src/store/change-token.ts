@@ -1,4 +1,5 @@
 import pg from 'pg'
+import { CATALOG_CHANNEL } from './catalog.ts'
 
 /** The PostgreSQL notification channel migration 004's triggers send on. */
 export const CHANGE_CHANNEL = 'tourdesk_changes'
@@ -13,6 +14,8 @@ export interface PostgresChangeListener {
    * read earlier may be reused.
    */
   token(): string | null
+  /** Differs after every committed catalog change (any node's); null while not listening, when the catalog must be read to be sure. */
+  catalogToken(): string | null
   /**
    * This node's own commits count at once, before their notification comes back. A commit
    * of a write plan is also announced to the other nodes: one notification for all the
@@ -49,6 +52,7 @@ export function listenForChanges(url: string, connectTimeoutMs: number, notify: 
   }
 
   let version = 0
+  let catalogVersion = 0
   let listening = false
   let closed = false
   let client: pg.Client | null = null
@@ -67,14 +71,18 @@ export function listenForChanges(url: string, connectTimeoutMs: number, notify: 
     retry = null
     const connection = new pg.Client({ connectionString: url, connectionTimeoutMillis: connectTimeoutMs, keepAlive: true })
     client = connection
-    connection.on('notification', () => { version++ })
+    connection.on('notification', (message) => {
+      if (message.channel === CATALOG_CHANNEL) catalogVersion++
+      else version++
+    })
     connection.on('error', () => lose(connection))
     connection.on('end', () => lose(connection))
     try {
       await connection.connect()
-      await connection.query(`listen ${CHANGE_CHANNEL}`)
+      await connection.query(`listen ${CHANGE_CHANNEL}; listen ${CATALOG_CHANNEL}`)
       if (client === connection) {
         version++
+        catalogVersion++
         listening = true
       }
     } catch {
@@ -86,6 +94,10 @@ export function listenForChanges(url: string, connectTimeoutMs: number, notify: 
     token() {
       if (!listening && client === null && retry === null && !closed) void listen()
       return listening ? String(version) : null
+    },
+    catalogToken() {
+      if (!listening && client === null && retry === null && !closed) void listen()
+      return listening ? String(catalogVersion) : null
     },
     noteCommit(announceToOthers) {
       version++

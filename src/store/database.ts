@@ -36,6 +36,12 @@ export interface Database {
    * the same. null when that cannot be told right now: nothing may be reused then.
    */
   changeToken(): string | null
+  /**
+   * A value that differs after any commit that could have changed an instance's catalog (on
+   * SQLite, after any commit at all); null when that cannot be told: the catalog's versions
+   * must be read then.
+   */
+  catalogToken(): string | null
   /** SELECT … FOR UPDATE SKIP LOCKED where the dialect has it, so nodes sweeping at once take disjoint rows. */
   supportsSkipLocked: boolean
   close(): Promise<void>

@@ -331,6 +331,102 @@ const migrationsFor = (dialect: 'sqlite' | 'postgres'): Record<string, Migration
       await db.schema.createIndex('departures_by_start').on('departures').columns(['instance_id', 'start_at']).execute()
     },
   },
+  '013_catalog': {
+    // The catalog lives in the database (OPERATOR.md, "Catalog, settings and policy"); the
+    // catalog file seeds an empty database and is applied again with `tourdesk catalog import`.
+    // Nested values the service never queries by (meeting point, languages, tags, blackouts,
+    // tiers, a promo code's tours, the settings) are JSON text.
+    async up(db: Kysely<any>) {
+      await db.schema.createTable('catalog_instances')
+        .addColumn('instance_id', 'text', (c) => c.primaryKey())
+        .addColumn('prefix', 'text', (c) => c.notNull().unique())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('timezone', 'text', (c) => c.notNull())
+        .addColumn('currency', 'text', (c) => c.notNull())
+        // Every other field of the file's instance (horizon, holds, decoys, origins, limits, …).
+        .addColumn('settings', 'text', (c) => c.notNull())
+        .addColumn('policy_id', 'text', (c) => c.notNull())
+        .addColumn('policy_version', 'integer', (c) => c.notNull())
+        // Raised by every change to the instance's catalog: nodes reload an instance when it moves.
+        .addColumn('catalog_version', 'integer', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute()
+      await db.schema.createTable('catalog_tours')
+        .addColumn('instance_id', 'text', (c) => c.notNull())
+        .addColumn('id', 'text', (c) => c.notNull())
+        // The tour's place in the list guests see when they give no search.
+        .addColumn('position', 'integer', (c) => c.notNull())
+        .addColumn('title', 'text', (c) => c.notNull())
+        .addColumn('summary', 'text', (c) => c.notNull())
+        .addColumn('description', 'text', (c) => c.notNull())
+        .addColumn('duration_minutes', 'integer', (c) => c.notNull())
+        .addColumn('meeting_point', 'text', (c) => c.notNull())
+        .addColumn('languages', 'text', (c) => c.notNull())
+        .addColumn('tags', 'text', (c) => c.notNull())
+        .addColumn('price', 'integer', (c) => c.notNull())
+        .addColumn('party_min', 'integer', (c) => c.notNull())
+        .addColumn('party_max', 'integer', (c) => c.notNull())
+        .addColumn('capacity', 'integer', (c) => c.notNull())
+        .addColumn('cutoff_minutes', 'integer', (c) => c.notNull())
+        .addColumn('confirmation', 'text', (c) => c.notNull())
+        .addColumn('blackouts', 'text', (c) => c.notNull())
+        .addColumn('archived', 'integer', (c) => c.notNull().defaultTo(0))
+        .addPrimaryKeyConstraint('catalog_tours_pk', ['instance_id', 'id'])
+        .execute()
+      await db.schema.createTable('catalog_schedule_rules')
+        .addColumn('instance_id', 'text', (c) => c.notNull())
+        .addColumn('tour_id', 'text', (c) => c.notNull())
+        .addColumn('position', 'integer', (c) => c.notNull())
+        .addColumn('valid_from', 'text', (c) => c.notNull())
+        .addColumn('valid_until', 'text', (c) => c.notNull())
+        .addColumn('weekdays', 'text', (c) => c.notNull())
+        .addColumn('times', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('catalog_schedule_rules_pk', ['instance_id', 'tour_id', 'position'])
+        .execute()
+      await db.schema.createTable('catalog_addons')
+        .addColumn('instance_id', 'text', (c) => c.notNull())
+        .addColumn('tour_id', 'text', (c) => c.notNull())
+        .addColumn('id', 'text', (c) => c.notNull())
+        .addColumn('position', 'integer', (c) => c.notNull())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('description', 'text', (c) => c.notNull())
+        .addColumn('price', 'integer', (c) => c.notNull())
+        .addColumn('per', 'text', (c) => c.notNull())
+        .addColumn('max_quantity', 'integer', (c) => c.notNull())
+        .addPrimaryKeyConstraint('catalog_addons_pk', ['instance_id', 'tour_id', 'id'])
+        .execute()
+      await db.schema.createTable('catalog_promo_codes')
+        .addColumn('instance_id', 'text', (c) => c.notNull())
+        .addColumn('code', 'text', (c) => c.notNull())
+        .addColumn('position', 'integer', (c) => c.notNull())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('value', 'integer', (c) => c.notNull())
+        .addColumn('valid_from', 'text', (c) => c.notNull())
+        .addColumn('valid_until', 'text', (c) => c.notNull())
+        .addColumn('tour_ids', 'text')
+        .addColumn('max_uses', 'integer')
+        .addPrimaryKeyConstraint('catalog_promo_codes_pk', ['instance_id', 'code'])
+        .execute()
+      // Every version a policy ever had: a booking names the version it was made under.
+      await db.schema.createTable('catalog_policies')
+        .addColumn('instance_id', 'text', (c) => c.notNull())
+        .addColumn('id', 'text', (c) => c.notNull())
+        .addColumn('version', 'integer', (c) => c.notNull())
+        .addColumn('summary', 'text', (c) => c.notNull())
+        .addColumn('tiers', 'text', (c) => c.notNull())
+        .addColumn('no_show_fee_percent', 'integer', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('catalog_policies_pk', ['instance_id', 'id', 'version'])
+        .execute()
+    },
+  },
+  '014_session_lookups': {
+    // POST /booking/lookup makes a booking found by its code and email, or by its manage link,
+    // the session's booking (on another device, too) until the session holds seats again.
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable('sessions').addColumn('looked_up_booking_id', 'text').execute()
+    },
+  },
 })
 
 /**

@@ -120,6 +120,7 @@ export function openPostgres(url: string, settings: PoolSettings): Database {
     },
     isUnavailable,
     changeToken: changes.token,
+    catalogToken: changes.catalogToken,
     supportsSkipLocked: true,
     // A commit has returned only once PostgreSQL made it durable (synchronous_commit=on).
     durable: () => {},

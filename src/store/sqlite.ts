@@ -181,6 +181,8 @@ export function openSqlite(path: string): Database {
       return typeof code === 'string' && [...UNAVAILABLE_CODES].some((prefix) => code.startsWith(prefix))
     },
     changeToken: () => `${dataVersion.get()}:${totalChanges.get()}`,
+    // Any commit moves it, catalog or not: the catalog's versions are then read (one small query).
+    catalogToken: () => `${dataVersion.get()}:${totalChanges.get()}`,
     supportsSkipLocked: false,
     durable: path === ':memory:' ? () => {} : flusher.durable,
     close: async () => {

@@ -1,6 +1,7 @@
 import type { DatabaseTarget } from '../config/env.ts'
 import { auditRepository } from './audit.ts'
 import { bookingRepository } from './bookings.ts'
+import { catalogRepository } from './catalog.ts'
 import { departureRepository } from './departures.ts'
 import { formRepository } from './forms.ts'
 import { openDatabase, type Database } from './database.ts'
@@ -40,6 +41,7 @@ export interface Store extends Database {
   forms: ReturnType<typeof formRepository>
   staff: ReturnType<typeof staffRepository>
   audit: ReturnType<typeof auditRepository>
+  catalog: ReturnType<typeof catalogRepository>
 }
 
 export interface StoreOptions {
@@ -65,5 +67,6 @@ export async function openStore(target: DatabaseTarget, options: StoreOptions = 
     forms: formRepository(database),
     staff: staffRepository(database),
     audit: auditRepository(database),
+    catalog: catalogRepository(database),
   }
 }

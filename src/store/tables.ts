@@ -8,6 +8,8 @@ export interface Tables {
     id: string
     created_at: string
     expires_at: string
+    /** The booking POST /booking/lookup made the session's booking; null while that is its own latest one. */
+    looked_up_booking_id: string | null
   }
   departures: {
     instance_id: string
@@ -180,5 +182,78 @@ export interface Tables {
     before: string | null
     after: string | null
     request_id: string | null
+  }
+  catalog_instances: {
+    instance_id: string
+    prefix: string
+    name: string
+    timezone: string
+    currency: string
+    /** JSON: the file's other instance fields. */
+    settings: string
+    policy_id: string
+    policy_version: number
+    catalog_version: number
+    updated_at: string
+  }
+  catalog_tours: {
+    instance_id: string
+    id: string
+    position: number
+    title: string
+    summary: string
+    description: string
+    duration_minutes: number
+    meeting_point: string
+    languages: string
+    tags: string
+    price: number
+    party_min: number
+    party_max: number
+    capacity: number
+    cutoff_minutes: number
+    confirmation: string
+    blackouts: string
+    archived: number
+  }
+  catalog_schedule_rules: {
+    instance_id: string
+    tour_id: string
+    position: number
+    valid_from: string
+    valid_until: string
+    weekdays: string
+    times: string
+  }
+  catalog_addons: {
+    instance_id: string
+    tour_id: string
+    id: string
+    position: number
+    name: string
+    description: string
+    price: number
+    per: string
+    max_quantity: number
+  }
+  catalog_promo_codes: {
+    instance_id: string
+    code: string
+    position: number
+    kind: string
+    value: number
+    valid_from: string
+    valid_until: string
+    tour_ids: string | null
+    max_uses: number | null
+  }
+  catalog_policies: {
+    instance_id: string
+    id: string
+    version: number
+    summary: string
+    tiers: string
+    no_show_fee_percent: number
+    created_at: string
   }
 }

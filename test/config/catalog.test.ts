@@ -170,7 +170,7 @@ describe('parseCatalog rejects a bad catalog with a ConfigError naming the field
 
   test('party.min above party.max', () => {
     const err = rejectionOf((c) => { c.instances[0].tours[1].party = { min: 5, max: 4 } })
-    assert.match(err.message, /instances\[0\]\.tours\[1\]\.party min is above max/)
+    assert.match(err.message, /instances\[0\]\.tours\[1\]\.party\.min is above party\.max/)
   })
 
   test('party.max above capacity', () => {
@@ -211,7 +211,7 @@ describe('parseCatalog rejects a bad catalog with a ConfigError naming the field
 
   test('a schedule rule whose from is after its until', () => {
     const err = rejectionOf((c) => { c.instances[0].tours[3].schedule[1].from = '2027-11-01' })
-    assert.match(err.message, /instances\[0\]\.tours\[3\]\.schedule\[1\] from is after until/)
+    assert.match(err.message, /instances\[0\]\.tours\[3\]\.schedule\[1\]\.from is after until/)
   })
 
   test('a schedule rule of a single day (from equal to until) is accepted', () => {
@@ -244,7 +244,7 @@ describe('parseCatalog rejects a bad catalog with a ConfigError naming the field
 
   test('a promo code valid_from after valid_until', () => {
     const err = rejectionOf((c) => { c.instances[0].promo_codes[0].valid_from = '2028-01-01' })
-    assert.match(err.message, /instances\[0\]\.promo_codes\[0\] valid_from is after valid_until/)
+    assert.match(err.message, /instances\[0\]\.promo_codes\[0\]\.valid_from is after valid_until/)
   })
 
   test('a decoy that is not a known field name', () => {
@@ -257,6 +257,6 @@ describe('parseCatalog rejects a bad catalog with a ConfigError naming the field
       const addons = c.instances[0].tours[0].addons
       addons[1].id = addons[0].id
     })
-    assert.match(err.message, /instances\[0\]\.tours\[0\]\.addons has a duplicate id/)
+    assert.match(err.message, /instances\[0\]\.tours\[0\]\.addons\[\d+\]\.id \"[a-z0-9-]+\" is used twice/)
   })
 })

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import type { TestContext } from 'node:test'
 import { buildApp, type App, type AppOptions } from '../../src/app.ts'
-import { parseCatalog } from '../../src/config/catalog.ts'
+import { parseCatalogFile } from '../../src/config/catalog.ts'
 import { DEMO_CATALOG_PATH } from '../../src/config/env.ts'
 import { MemoryBuckets } from '../../src/http/rate-limit.ts'
 import { closeContext, openContext, type AppContext } from '../../src/context.ts'
@@ -57,8 +57,10 @@ export interface StartedService extends TestService {
 export async function startService(options: StartOptions = {}): Promise<StartedService> {
   const database = await freshDatabase(options.postgresUrl)
   const clock = options.clock ?? new ManualClock(DEFAULT_NOW)
-  const instances = parseCatalog(JSON.stringify(options.catalog ?? demoCatalog()), 'test catalog', options.holdSeconds ?? null)
-  const context = await openContext({ database: database.target, instances, clock, rateLimiter: options.rateLimits ? new MemoryBuckets() : null })
+  const instances = parseCatalogFile(JSON.stringify(options.catalog ?? demoCatalog()), 'test catalog')
+  const context = await openContext({
+    database: database.target, catalog: instances, holdSecondsOverride: options.holdSeconds ?? null, clock, rateLimiter: options.rateLimits ? new MemoryBuckets() : null,
+  })
   const app = await buildApp(context, { trustProxy: options.trustProxy, database: database.target, admin: options.admin })
   const close = async () => {
     await app.close()
