@@ -18,11 +18,19 @@ export class Formats {
     return this.money.format(minor / 10 ** this.minorDigits)
   }
 
-  /** A YYYY-MM-DD calendar date as "Tue, 24 Nov" (weekday, day and month). */
-  day(date: string, style: 'short' | 'long' = 'short'): string {
-    const [y, m, d] = date.split('-').map(Number)
-    return new Intl.DateTimeFormat(this.locale, { weekday: style, day: 'numeric', month: style, year: style === 'long' ? 'numeric' : undefined, timeZone: 'UTC' })
-      .format(Date.UTC(y, m - 1, d, 12))
+  /** A date chip's two lines, e.g. "Tue" and "24 Nov": every chip breaks in the same place, whatever the locale. */
+  dayLines(date: string): [weekday: string, dayAndMonth: string] {
+    const noon = calendarNoon(date)
+    return [
+      new Intl.DateTimeFormat(this.locale, { weekday: 'short', timeZone: 'UTC' }).format(noon),
+      new Intl.DateTimeFormat(this.locale, { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(noon),
+    ]
+  }
+
+  /** A YYYY-MM-DD calendar date in full, e.g. "Tuesday, 24 November 2026". */
+  day(date: string): string {
+    return new Intl.DateTimeFormat(this.locale, { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' })
+      .format(calendarNoon(date))
   }
 
   /** The clock time of an instant in the operator's zone, e.g. "20:30" or "8:30 PM". */
@@ -30,12 +38,18 @@ export class Formats {
     return new Intl.DateTimeFormat(this.locale, { hour: 'numeric', minute: '2-digit', timeZone: this.operatorZone }).format(new Date(instant))
   }
 
-  /** Date and time of an instant in the operator's zone, with the zone's name when it is not the guest's. */
+  /**
+   * Date and time of an instant in the operator's zone, e.g. "Tuesday, 24 November 2026 at
+   * 20:30 Lisbon time": the zone is named (as zoneName names it) when it is not the guest's,
+   * in the place the guest's locale puts a zone.
+   */
   dateTime(instant: string): string {
-    return new Intl.DateTimeFormat(this.locale, {
+    const named = this.zonesDiffer()
+    const parts = new Intl.DateTimeFormat(this.locale, {
       weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', hour: 'numeric', minute: '2-digit',
-      timeZone: this.operatorZone, timeZoneName: this.zonesDiffer() ? 'short' : undefined,
-    }).format(new Date(instant))
+      timeZone: this.operatorZone, timeZoneName: named ? 'short' : undefined,
+    }).formatToParts(new Date(instant))
+    return parts.map((part) => part.type === 'timeZoneName' ? this.zoneName(this.operatorZone) : part.value).join('')
   }
 
   /** The calendar date (YYYY-MM-DD) of an instant in the operator's zone. */
@@ -81,9 +95,19 @@ export class Formats {
     return `${at(now)} ${at(now + 182 * 24 * 3600 * 1000)}`
   }
 
-  /** A zone's long name in the guest's language, e.g. "Western European Standard Time". */
+  /**
+   * The one name the page gives a zone, from its IANA id: "Europe/Lisbon" is "Lisbon time",
+   * "America/New_York" "New York time". Intl's names differ by style, season and locale
+   * ("GMT+0", "WET", "Western European Standard Time" for the same zone), which confused guests.
+   */
   zoneName(zone: string): string {
-    const parts = new Intl.DateTimeFormat(this.locale, { timeZone: zone, timeZoneName: 'long' }).formatToParts(new Date())
-    return parts.find((p) => p.type === 'timeZoneName')?.value ?? zone
+    const city = zone.includes('/') && !zone.startsWith('Etc/') ? zone.slice(zone.lastIndexOf('/') + 1).replaceAll('_', ' ') : null
+    return city ? `${city} time` : zone
   }
+}
+
+/** Noon UTC of a YYYY-MM-DD date: formatted in UTC, it is that calendar day everywhere. */
+function calendarNoon(date: string): number {
+  const [y, m, d] = date.split('-').map(Number)
+  return Date.UTC(y, m - 1, d, 12)
 }

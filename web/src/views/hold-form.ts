@@ -272,13 +272,13 @@ export class HoldForm {
         this.renderTimes()
       })
       return h('span', { class: 'chip' }, input,
-        h('label', { for: id }, h('span', { class: 'chip-main' }, this.formats.day(date)), h('span', { class: 'chip-note' }, note)))
+        h('label', { for: id }, h('span', { class: 'chip-main' }, this.formats.dayLines(date).map((line) => h('span', {}, line))), h('span', { class: 'chip-note' }, note)))
     }))
   }
 
   private renderTimes(): void {
     const slots = this.date ? this.slotsOn(this.date) : []
-    this.timesLegend.textContent = this.date ? `Start time on ${this.formats.day(this.date, 'long')}` : 'Start time'
+    this.timesLegend.textContent = this.date ? `Start time on ${this.formats.day(this.date)}` : 'Start time'
     if (slots.length === 0) {
       replaceContent(this.times, h('p', { class: 'hint' }, 'No departures on this day. Please choose another date.'))
       return
