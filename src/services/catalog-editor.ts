@@ -9,7 +9,7 @@ import { ApiError, type FieldError } from '../errors/api-error.ts'
 import { CatalogInstance, type CatalogTour } from '../schemas/catalog.ts'
 import type { Actor } from '../store/audit.ts'
 import type { Store } from '../store/store.ts'
-import { statement, type Plan } from '../store/write-plan.ts'
+import { statement, type Plan, type RecordAnswer } from '../store/write-plan.ts'
 
 const ajv = new Ajv({ allErrors: true, strict: false })
 addFormats.default(ajv)
@@ -21,10 +21,15 @@ export interface CatalogEditOptions {
   /** Answer what the edit would change and change nothing. */
   dryRun?: boolean
   requestId?: string | null
-  /** Report fields relative to this part of the instance (`tours[2]`), for routes that edit only that part. */
-  fieldsRelativeTo?: string
+  /**
+   * Report fields relative to this part of the instance (`tours[2]`), for routes that edit only
+   * that part; or a function that finds the part in the edited instance (where the edit put it).
+   */
+  fieldsRelativeTo?: string | ((after: CatalogInstance) => string | undefined)
   /** Whether the edit may create the instance (imports and seeding); else an unknown instance is 404. */
   mayCreate?: boolean
+  /** Part of the edit's transaction, given its result: an idempotent request's answer commits with the change. */
+  record?: RecordAnswer<CatalogEditResult>
 }
 
 /** A departure that keeps its own capacity when the tour's default changes. */
@@ -73,7 +78,8 @@ function schemaErrors(instance: unknown): FieldError[] {
   }))
 }
 
-function relativeTo(errors: FieldError[], part: string | undefined): FieldError[] {
+function relativeTo(errors: FieldError[], after: CatalogInstance, relative: CatalogEditOptions['fieldsRelativeTo']): FieldError[] {
+  const part = typeof relative === 'function' ? relative(after) : relative
   if (!part) return errors
   return errors.map((e) => ({ ...e, field: e.field === part ? '(body)' : e.field.startsWith(`${part}.`) ? e.field.slice(part.length + 1) : e.field }))
 }
@@ -145,12 +151,14 @@ export function catalogEditor(store: Store) {
     const before = version === null ? null : yield* catalog.read(ref)
     const after = structuredClone(edit(before ? structuredClone(before) : null))
     const invalid = schemaErrors(after)
-    if (invalid.length > 0) throw new ApiError('validation_failed', 'The catalog does not match its schema', { errors: relativeTo(invalid, options.fieldsRelativeTo) })
+    if (invalid.length > 0) throw new ApiError('validation_failed', 'The catalog does not match its schema', { errors: relativeTo(invalid, after, options.fieldsRelativeTo) })
     if (after.ref !== ref) throw new ApiError('catalog_invalid', 'An instance keeps its ref', { errors: [{ field: 'ref', message: `must stay "${ref}"` }] })
+    // Not archived is said by leaving the flag out, as the tables store it: `false` is no change.
+    for (const tour of after.tours) if (tour.archived === false) delete tour.archived
     if (before) yield* keepToursWithBookings(ref, before, after)
     const issues: FieldError[] = catalogIssues(after)
     if (yield* catalog.prefixTaken(after.prefix, ref)) issues.push({ field: 'prefix', message: `"${after.prefix}" is another instance's prefix` })
-    if (issues.length > 0) throw new ApiError('catalog_invalid', 'The catalog breaks a catalog rule', { errors: relativeTo(issues, options.fieldsRelativeTo) })
+    if (issues.length > 0) throw new ApiError('catalog_invalid', 'The catalog breaks a catalog rule', { errors: relativeTo(issues, after, options.fieldsRelativeTo) })
     if (before && (before.timezone !== after.timezone || before.currency !== after.currency) && (yield* catalog.hasBookings(ref, null))) {
       const field = before.timezone !== after.timezone ? 'timezone' : 'currency'
       throw new ApiError('catalog_frozen', 'Time zone and currency cannot change once the instance has bookings', {
@@ -178,14 +186,14 @@ export function catalogEditor(store: Store) {
       yield* writeChanges(ref, after, changes, now)
       newVersion += 1
       yield* catalog.writeInstance(after, newVersion, now)
-      for (const change of changes) {
+      for (const change of options.audit === false ? [] : changes) {
         yield* store.audit.record({
           instanceId: ref, at: now, actor: options.actor, action: `catalog.${change.action}`, target: change.target,
           before: change.before, after: change.after, requestId: options.requestId ?? null,
         })
       }
     }
-    return {
+    const result: CatalogEditResult = {
       instance: { prefix: after.prefix, ref },
       dry_run: options.dryRun ?? false,
       catalog_version: newVersion,
@@ -194,6 +202,8 @@ export function catalogEditor(store: Store) {
       capacity_kept: kept,
       catalog: after,
     }
+    if (options.record) yield* options.record(result)
+    return result
   }
 
   function* writeChanges(ref: string, after: CatalogInstance, changes: CatalogChange[], now: string): Plan<void> {
@@ -227,7 +237,7 @@ export function catalogEditor(store: Store) {
       const stored = await store.read(() => catalog.versions())
       if (stored.length === 0) {
         for (const instance of instances) {
-          await this.apply(instance.ref, () => instance, { actor: { type: 'system', id: null, name: 'catalog file' }, now, mayCreate: true })
+          await this.apply(instance.ref, () => instance, { actor: { type: 'system', id: null, name: 'catalog file' }, now, mayCreate: true, audit: false })
         }
         return { seeded: true, differing: [] }
       }
