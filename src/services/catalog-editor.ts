@@ -28,6 +28,8 @@ export interface CatalogEditOptions {
   fieldsRelativeTo?: string | ((after: CatalogInstance) => string | undefined)
   /** Whether the edit may create the instance (imports and seeding); else an unknown instance is 404. */
   mayCreate?: boolean
+  /** Write an audit entry per change (default true); seeding an empty database from the file is the start, not a change. */
+  audit?: boolean
   /** Part of the edit's transaction, given its result: an idempotent request's answer commits with the change. */
   record?: RecordAnswer<CatalogEditResult>
 }
