@@ -13,6 +13,7 @@ import { departureRoutes } from './routes/departures.ts'
 import { staffRoutes } from './routes/staff.ts'
 import { apiKeyRoutes } from './routes/api-keys.ts'
 import { auditRoutes } from './routes/audit.ts'
+import { eventRoutes } from './routes/events.ts'
 import { privacyRoutes } from './routes/privacy.ts'
 
 /** Every operator route lives under this, one instance per prefix (OPERATOR.md, "Surfaces"). */
@@ -87,6 +88,7 @@ export function adminApi(app: FastifyInstance): FastifyPluginAsyncTypebox {
     await admin.register(staffRoutes)
     await admin.register(apiKeyRoutes)
     await admin.register(auditRoutes)
+    await admin.register(eventRoutes)
     await admin.register(privacyRoutes)
 
     let document: Record<string, unknown> | undefined

@@ -1,10 +1,12 @@
+import type { Temporal } from 'temporal-polyfill'
 import { formatStoredInZone } from '../domain/instant-format.ts'
-import type { Booking } from '../schemas/booking.ts'
+import type { Booking, BookingFields } from '../schemas/booking.ts'
 import type { BookingRow } from '../store/bookings.ts'
+import { guestCancellationOf } from '../services/bookings.ts'
 import type { InstanceCatalog } from '../services/instance-catalog.ts'
 
-/** The public booking record for a stored booking. */
-export function bookingView(row: BookingRow, catalog: InstanceCatalog): Booking {
+/** The fields of a stored booking that the guest's record and the operator's share. */
+export function bookingView(row: BookingRow, catalog: InstanceCatalog): BookingFields {
   const timeZone = catalog.instance.timezone
   const at = (stored: string) => formatStoredInZone(stored, timeZone)
   const checkedOut = row.contact_name !== null && row.contact_email !== null
@@ -39,5 +41,25 @@ export function bookingView(row: BookingRow, catalog: InstanceCatalog): Booking 
     },
     created_at: at(row.created_at),
     updated_at: at(row.updated_at),
+  }
+}
+
+/** What the guest's record of a booking depends on besides the row: the moment of the answer, and how to make its manage link. */
+export interface GuestView {
+  catalog: InstanceCatalog
+  now: Temporal.Instant
+  manageUrl(row: BookingRow): string | null
+}
+
+/** The public booking record: the shared fields, where to meet, what cancelling would cost now, and the manage link. */
+export function guestBookingView(row: BookingRow, view: GuestView): Booking {
+  const terms = guestCancellationOf(row, view.catalog.instance.cancellation_policy, view.now)
+  return {
+    ...bookingView(row, view.catalog),
+    meeting_point: view.catalog.tourById.get(row.tour_id)?.catalog.meeting_point ?? null,
+    cancellation_now: terms.allowed
+      ? { allowed: true, fee_percent: terms.feePercent, fee: terms.fee }
+      : { allowed: false, fee_percent: null, fee: null },
+    manage_url: view.manageUrl(row),
   }
 }

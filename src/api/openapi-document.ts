@@ -12,8 +12,8 @@ export const GUEST_DOCUMENT: DocumentSpec = {
   surface: 'guest',
   title: 'tourdesk booking API',
   description: 'Tours, availability, held bookings and checkout for one tour operator; payment is taken on arrival. '
-    + 'A session (the sid cookie, X-Session or a session body field) holds at most one booking; POST and DELETE /booking also need '
-    + "the session's X-CSRF-Token. A session that never holds a booking lasts 24 hours, one that does 30 days from its latest hold.\n\n"
+    + 'A session (the sid cookie, X-Session or a session body field) holds at most one booking; POST and DELETE /booking and POST '
+    + "/booking/lookup also need the session's X-CSRF-Token. A session that never holds a booking lasts 24 hours, one that does 30 days from its latest hold.\n\n"
     + `Spam decoys: ${DECOY_FIELD_NAMES.join(', ')} are accepted on every form but never filled by people. A submission that fills `
     + 'one is answered as if it were real and quarantined (a hold takes no seat, a booking is not requested, a message is not '
     + 'delivered, an address is not subscribed). Never send them.\n\n'
@@ -24,7 +24,7 @@ export const GUEST_DOCUMENT: DocumentSpec = {
     'tours': { name: 'Tours', description: 'The catalog: tours with prices, meeting points and add-ons' },
     'availability': { name: 'Availability', description: "Departures and the seats left, in the operator's time zone" },
     'session': { name: 'Session', description: 'A session and its CSRF token, for clients that are not browsers' },
-    'booking': { name: 'Booking', description: "The session's booking: hold, read, release or cancel" },
+    'booking': { name: 'Booking', description: "The session's booking: hold, read, release or cancel, or look up a checked-out one by its code and email or manage link" },
     'checkout': { name: 'Checkout', description: 'Turning a hold into a booking request, with the guest\'s contact details' },
     'contact': { name: 'Contact', description: 'Messages to the operator' },
     'newsletter': { name: 'Newsletter', description: "Sign-ups to the operator's newsletter" },
@@ -43,7 +43,7 @@ export const GUEST_DOCUMENT: DocumentSpec = {
     },
     csrfToken: {
       type: 'apiKey', in: 'header', name: 'X-CSRF-Token',
-      description: "The token POST /session grants with the session; POST and DELETE /booking refuse a request without it (403 csrf_missing) or with another session's (403 csrf_invalid)",
+      description: "The token POST /session grants with the session; POST and DELETE /booking and POST /booking/lookup refuse a request without it (403 csrf_missing) or with another session's (403 csrf_invalid)",
     },
   },
   security: (route): Array<Record<string, string[]>> => {

@@ -28,3 +28,20 @@ export function cancellationFeePercent(policy: TieredPolicy, start: Temporal.Ins
 export function cancellationFee(total: number, feePercent: number): number {
   return Math.floor((total * feePercent + 50) / 100)
 }
+
+/** What a guest's DELETE /booking would do: release or cancel, with the fee owed; or nothing. */
+export type GuestCancellation = { allowed: true, feePercent: number, fee: number } | { allowed: false }
+
+/**
+ * What a guest's DELETE /booking does to a booking at `at`: a hold is released free of charge;
+ * a requested or confirmed one is cancelled while `cancellableUntil` is still ahead, with the
+ * fee of the tier its notice falls in; any other booking cannot be.
+ */
+export function guestCancellation(booking: { status: string, total: number, start: Temporal.Instant, cancellableUntil: Temporal.Instant },
+  policy: TieredPolicy, at: Temporal.Instant): GuestCancellation {
+  if (booking.status === 'held') return { allowed: true, feePercent: 0, fee: 0 }
+  if (booking.status !== 'requested' && booking.status !== 'confirmed') return { allowed: false }
+  if (Temporal.Instant.compare(booking.cancellableUntil, at) <= 0) return { allowed: false }
+  const feePercent = cancellationFeePercent(policy, booking.start, at)
+  return { allowed: true, feePercent, fee: cancellationFee(booking.total, feePercent) }
+}

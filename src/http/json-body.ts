@@ -88,11 +88,14 @@ export function parseJsonBody(request: FastifyRequest, body: Buffer): unknown {
 }
 
 /**
- * Whether a route needs a body: it has a body schema with a required field. A body whose
- * every field is optional (NoBody, for one) may be left out, and then reads as `{}`.
+ * Whether a route needs a body: it has a body schema with a required field (in each of its
+ * shapes, for a union). A body whose every field is optional (NoBody, for one) may be left
+ * out, and then reads as `{}`.
  */
 export function requiresBody(schema: unknown): boolean {
-  return ((schema as { required?: unknown[] } | undefined)?.required?.length ?? 0) > 0
+  const { required, anyOf } = (schema ?? {}) as { required?: unknown[], anyOf?: unknown[] }
+  if (anyOf !== undefined) return anyOf.length > 0 && anyOf.every(requiresBody)
+  return (required?.length ?? 0) > 0
 }
 
 /** preValidation hook for routes whose body may be left out: no body is validated as `{}`, so it passes and fields are still checked. */

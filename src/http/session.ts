@@ -51,6 +51,8 @@ export function malformedSessionParameter(request: FastifyRequest): FieldError |
 export interface LiveSession {
   id: string
   expiresAt: Temporal.Instant
+  /** The booking POST /booking/lookup made the session's booking; null while that is its own latest one. */
+  lookedUpBookingId: string | null
 }
 
 /** The live session the request names, or null. */
@@ -59,7 +61,7 @@ export async function resolveSession(request: FastifyRequest): Promise<LiveSessi
   if (named === undefined || !SESSION_ID.test(named)) return null
   const { store, clock } = request.server.tourdesk
   const live = await store.sessions.findLive(request.catalog.instance.ref, named, toStoredInstant(clock.now()))
-  return live ? { id: live.id, expiresAt: Temporal.Instant.from(live.expires_at) } : null
+  return live ? { id: live.id, expiresAt: Temporal.Instant.from(live.expires_at), lookedUpBookingId: live.looked_up_booking_id } : null
 }
 
 /** How openapi.json describes the `sid` cookie a route sets: when it is sent, and for how long it lasts. */
@@ -88,7 +90,7 @@ export async function ensureSession(request: FastifyRequest, reply: FastifyReply
   const { store, clock } = request.server.tourdesk
   if (request.session !== null) return request.session
   const now = clock.now()
-  const session = { id: newSessionId(), expiresAt: newSessionExpiry(now) }
+  const session = { id: newSessionId(), expiresAt: newSessionExpiry(now), lookedUpBookingId: null }
   await store.sessions.create({ instance_id: request.catalog.instance.ref, id: session.id, created_at: toStoredInstant(now), expires_at: toStoredInstant(session.expiresAt) })
   request.session = session
   setSessionCookie(request, reply, session, now)
@@ -96,14 +98,14 @@ export async function ensureSession(request: FastifyRequest, reply: FastifyReply
 }
 
 /**
- * After a hold made the request's session last until `expiresAt`, the `sid` cookie that
- * named it is sent again with the new lifetime, or the browser would forget the session
- * (and the guest the booking) when the first day is up. A session named otherwise (X-Session,
- * the body) leaves the browser's cookie alone.
+ * After a hold or a lookup made the request's session last until `expiresAt`, the `sid`
+ * cookie that named it is sent again with the new lifetime, or the browser would forget the
+ * session (and the guest the booking) when the first day is up. A session named otherwise
+ * (X-Session, the body) leaves the browser's cookie alone.
  */
 export function renewSessionCookie(request: FastifyRequest, reply: FastifyReply, expiresAt: Temporal.Instant, now: Temporal.Instant): void {
   const session = request.session
   if (session === null || request.cookies[SESSION_COOKIE] !== session.id) return
-  request.session = { id: session.id, expiresAt }
+  request.session = { ...session, expiresAt }
   setSessionCookie(request, reply, request.session, now)
 }

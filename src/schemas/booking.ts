@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox'
 import { Instant, Nullable, SessionId } from './common.ts'
 import { decoyFields, MarketingFields } from './decoy-fields.ts'
 import { named } from './named.ts'
+import { MeetingPoint } from './tour.ts'
 
 export const BookingStatus = named('BookingStatus', Type.Enum(
   ['held', 'released', 'expired', 'requested', 'confirmed', 'declined', 'cancelled', 'completed', 'no_show'],
@@ -49,7 +50,8 @@ export const BookingPrice = named('BookingPrice', Type.Object({
   due_on_arrival: Type.Integer(),
 }))
 
-export const Booking = named('Booking', Type.Object({
+/** The fields every record of a booking carries: the guest's (Booking) and the operator's (OperatorBooking). */
+export const BookingFields = Type.Object({
   id: Type.String(),
   code: Nullable(Type.String({ description: 'Short human reference, issued at checkout' })),
   status: BookingStatus,
@@ -81,6 +83,30 @@ export const Booking = named('Booking', Type.Object({
   })),
   created_at: Instant,
   updated_at: Instant,
+})
+export type BookingFields = Static<typeof BookingFields>
+
+export const CancellationNow = named('CancellationNow', Type.Object({
+  allowed: Type.Boolean({ description: 'Whether DELETE /booking would release or cancel this booking now (false: 409 cancellation_not_allowed, or nothing to cancel)' }),
+  fee_percent: Nullable(Type.Integer({ minimum: 0, maximum: 100, description: "The policy tier's fee, in percent of the total; null when not allowed" })),
+  fee: Nullable(Type.Integer({ minimum: 0, description: 'The fee in minor units of price.currency; information only, nothing is charged; null when not allowed' })),
+}, {
+  description: 'What DELETE /booking would do to this booking at the moment of the answer, by the same rule: a hold is released free '
+    + "of charge; a requested or confirmed booking is cancelled while cancellable_until is ahead, with the fee of the booking's own "
+    + 'policy tier that the notice falls in. The fee can grow as the start comes closer; read the booking again just before cancelling.',
+}))
+
+export const Booking = named('Booking', Type.Object({
+  ...BookingFields.properties,
+  meeting_point: Type.Union([MeetingPoint, Type.Null()], { description: "The tour's meeting point; null only for a tour no longer in the catalog" }),
+  cancellation_now: CancellationNow,
+  manage_url: Nullable(Type.String({
+    format: 'uri',
+    maxLength: 2048,
+    description: 'The manage link, <origin>/book/<prefix>/manage#<token>, from checkout until the departure ends (null before and after). '
+      + 'It opens the booking page on any device, which looks the booking up with the token (POST /booking/lookup); show it to the '
+      + 'guest or send it on. Whoever has it can cancel the booking: treat it like the code and email together.',
+  })),
 }, {
   examples: [{
     id: '01a20a21-7169-7723-838b-b120c6a3a171',
@@ -104,6 +130,32 @@ export const Booking = named('Booking', Type.Object({
     cancellation: null,
     created_at: '2026-06-01T09:00:00+01:00',
     updated_at: '2026-06-01T09:02:10+01:00',
+    meeting_point: { name: 'Miradouro de Santa Luzia', address: 'Largo Santa Luzia, 1100-487 Lisboa, Portugal', lat: 38.71178, lng: -9.13029 },
+    cancellation_now: { allowed: true, fee_percent: 50, fee: 2295 },
+    manage_url: 'https://book.alfama-tejo.example/book/lisbon/manage#MDFhMjBhMjEtNzE2OS03NzIzLTgzOGItYjEyMGM2YTNhMTcxLjE3ODAzOTgwMDBGAono169H785Ak7UhoeWZjAwYktFxZJXCHIwHvmi80g',
   }],
 }))
 export type Booking = Static<typeof Booking>
+
+const BookingCodeLookup = named('BookingCodeLookup', Type.Object({
+  code: Type.String({ minLength: 1, maxLength: 64, pattern: '\\S', description: 'The booking code from the confirmation, in any case' }),
+  email: CheckoutRequest.properties.email,
+}, {
+  additionalProperties: false,
+  description: 'The code and the email address given at checkout (compared without regard to case)',
+  examples: [{ code: 'Z9HFEA', email: 'ana@example.pt' }],
+}))
+
+const BookingTokenLookup = named('BookingTokenLookup', Type.Object({
+  token: Type.String({ minLength: 1, maxLength: 512, pattern: '^[A-Za-z0-9_-]+$', description: 'What follows # in the manage link (manage_url)' }),
+}, {
+  additionalProperties: false,
+  description: 'The token of a manage link',
+  examples: [{ token: 'MDFhMjBhMjEtNzE2OS03NzIzLTgzOGItYjEyMGM2YTNhMTcxLjE3ODAzOTgwMDBGAono169H785Ak7UhoeWZjAwYktFxZJXCHIwHvmi80g' }],
+}))
+
+export const BookingLookup = named('BookingLookup', Type.Union([BookingCodeLookup, BookingTokenLookup], {
+  description: 'Either the booking code with the contact email, or the token of a manage link; nothing else',
+  examples: [{ code: 'Z9HFEA', email: 'ana@example.pt' }],
+}))
+export type BookingLookup = Static<typeof BookingLookup>

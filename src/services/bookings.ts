@@ -1,6 +1,6 @@
 import { Temporal } from 'temporal-polyfill'
 import { checkedOutStatus, LIVE, type BookingStatus } from '../domain/booking-status.ts'
-import { bookingPolicyOf, cancellableUntil, cancellationFee, cancellationFeePercent, type BookingPolicy } from '../domain/cancellation.ts'
+import { bookingPolicyOf, cancellableUntil, guestCancellation, type BookingPolicy } from '../domain/cancellation.ts'
 import { departureAt } from '../domain/departure-at.ts'
 import { toStoredInstant } from '../domain/instant-format.ts'
 import { bookingSessionExpiry } from '../domain/session-lifetime.ts'
@@ -23,8 +23,16 @@ import { requireUsablePromo } from './promo-codes.ts'
 export interface BookingContext {
   catalog: InstanceCatalog
   sessionId: string
+  /** The booking a lookup made the session's booking, as the session was read for this request. */
+  lookedUpBookingId: string | null
   now: Temporal.Instant
 }
+
+/**
+ * How a guest finds a booking (POST /booking/lookup): its code and contact email, or the
+ * booking a manage token names (null for a token that names none: forged, or run out).
+ */
+export type BookingKey = { code: string, email: string } | { bookingId: string | null }
 
 type RecordAnswer = RecordBookingAnswer<BookingRow>
 
@@ -41,6 +49,19 @@ const seatsFreedBy = (rows: readonly BookingRow[]): SeatChange[] =>
 /** The terms the booking was made under (the instance's current ones only for bookings older than migration 008). */
 export const policyOf = (row: BookingRow, current: CatalogPolicy): BookingPolicy => row.policy === null ? current : JSON.parse(row.policy)
 const isLapsed = (row: BookingRow, now: string) => row.status === 'held' && row.hold_expires_at! <= now
+
+/** The one answer to a lookup that finds nothing: whether the code exists, or the token ever named a booking, is not told. */
+export const noBookingFound = (key: BookingKey) => new ApiError('no_booking', 'bookingId' in key
+  ? 'This manage link is not valid or its departure has ended; look the booking up by its code and email instead'
+  : 'No booking has this code and email address; check both as they are in the confirmation')
+
+/** What DELETE /booking does to this booking at `now`: the rule both the cancellation and the record's cancellation_now follow. */
+export const guestCancellationOf = (row: BookingRow, current: CatalogPolicy, now: Temporal.Instant) => guestCancellation({
+  status: row.status,
+  total: row.total,
+  start: Temporal.Instant.from(row.start_at),
+  cancellableUntil: Temporal.Instant.from(row.cancellable_until),
+}, policyOf(row, current), now)
 
 /**
  * The departure a guest asks for: a scheduled start, or one an operator added by hand (its
@@ -86,6 +107,28 @@ export function bookingService(store: Store) {
     const expired = yield* bookings.transition(instanceId, selector, 'held', 'expired', at)
     yield* freeSeatsOf(expired)
     return expired
+  }
+
+  /**
+   * The session's booking in one of `statuses`, inside a plan that has locked the session
+   * (`sessions.lockForBooking`, which answers `lookedUp`): the booking a lookup made the
+   * session's, read again once its own session is locked too (the rule for every plan that
+   * changes a booking), or else the session's own most recent one.
+   */
+  function* sessionBookingIn(instanceId: string, sessionId: string, lookedUp: string | null, statuses: readonly BookingStatus[]): Plan<BookingRow | undefined> {
+    if (lookedUp === null) return yield* bookings.latestForSessionIn(instanceId, sessionId, statuses)
+    let row = yield* bookings.byId(instanceId, lookedUp)
+    if (row && row.session_id !== sessionId) {
+      yield* bookings.lockSession(instanceId, row.session_id)
+      row = yield* bookings.byId(instanceId, lookedUp)
+    }
+    return row && statuses.includes(row.status as BookingStatus) ? row : undefined
+  }
+
+  /** The booking a lookup names, read inside a plan: by code (any case, spaces ignored) and email (any case), or by id. */
+  function* bookingByKey(instanceId: string, key: BookingKey): Plan<BookingRow | undefined> {
+    if ('code' in key) return yield* bookings.byCodeAndEmail(instanceId, key.code.replace(/\s+/g, '').toUpperCase(), key.email.trim().toLowerCase())
+    return key.bookingId === null ? undefined : yield* bookings.byId(instanceId, key.bookingId)
   }
 
   return {
@@ -143,7 +186,8 @@ export function bookingService(store: Store) {
       }
       return store.write(function* () {
         yield* bookings.lockSession(instance.ref, ctx.sessionId)
-        yield* store.sessions.keepUntil(instance.ref, ctx.sessionId, toStoredInstant(bookingSessionExpiry(ctx.now)))
+        // The new hold is the session's booking, instead of one a lookup made its booking.
+        yield* store.sessions.keepUntil(instance.ref, ctx.sessionId, toStoredInstant(bookingSessionExpiry(ctx.now)), null)
         // The session's current hold is replaced: expired if its time had run out, else released.
         const replaced = yield* bookings.transition(instance.ref, { session: ctx.sessionId }, 'held', { lapsedBy: now, lapsed: 'expired', live: 'released' }, now)
         const seats = seatsFreedBy(replaced)
@@ -165,11 +209,17 @@ export function bookingService(store: Store) {
       })
     },
 
-    /** The session's most recent booking that it has not released. */
+    /** The booking a lookup made the session's booking, or else the session's most recent booking that it has not released. */
     async current(ctx: BookingContext): Promise<BookingRow> {
       const visible = ['held', 'expired', 'requested', 'confirmed', 'declined', 'cancelled', 'completed', 'no_show'] as const
       const instanceId = ctx.catalog.instance.ref
       const now = toStoredInstant(ctx.now)
+      const lookedUp = ctx.lookedUpBookingId
+      if (lookedUp !== null) {
+        const found = await store.read(() => bookings.byId(instanceId, lookedUp))
+        if (!found) throw new ApiError('no_booking', 'This session has no booking')
+        return found
+      }
       let row = await bookings.latestForSession(instanceId, ctx.sessionId, visible)
       if (row && isLapsed(row, now)) {
         const lapsed = row
@@ -189,8 +239,8 @@ export function bookingService(store: Store) {
       // The expiry of a lapsed hold must commit even when the answer is 404, so the plan
       // answers null rather than throwing (a throw would roll it back).
       const changed = await store.write(function* (): Plan<BookingRow | null> {
-        yield* bookings.lockSession(instance.ref, ctx.sessionId)
-        let row = yield* bookings.latestForSessionIn(instance.ref, ctx.sessionId, LIVE)
+        const lookedUp = yield* store.sessions.lockForBooking(instance.ref, ctx.sessionId)
+        let row = yield* sessionBookingIn(instance.ref, ctx.sessionId, lookedUp, LIVE)
         if (row && isLapsed(row, now)) {
           // A lapsed hold is written as expired (and stays so whatever the answer); an older
           // request or confirmed booking behind it is what DELETE then acts on.
@@ -203,14 +253,14 @@ export function bookingService(store: Store) {
           if (released) yield* freeSeatsOf([released])
           return released ?? null
         }
-        if (row.cancellable_until <= now) {
+        const terms = guestCancellationOf(row, instance.cancellation_policy, ctx.now)
+        if (!terms.allowed) {
           throw new ApiError('cancellation_not_allowed', 'The cancellation window for this booking has closed; contact the operator')
         }
-        const feePercent = cancellationFeePercent(policyOf(row, instance.cancellation_policy), Temporal.Instant.from(row.start_at), ctx.now)
         const [cancelled] = yield* bookings.transition(instance.ref, { id: row.id }, row.status as BookingStatus, 'cancelled', now, {
           cancelled_at: now,
-          cancellation_fee_percent: feePercent,
-          cancellation_fee: cancellationFee(row.total, feePercent),
+          cancellation_fee_percent: terms.feePercent,
+          cancellation_fee: terms.fee,
           cancelled_by: 'guest',
           fee_waived: 0,
         })
@@ -224,6 +274,28 @@ export function bookingService(store: Store) {
     },
 
     /**
+     * POST /booking/lookup: the booking with this code and contact email, or the one a manage
+     * token named, becomes the session's booking, whichever device the session is on. It
+     * replaces the session's hold as a new hold would (released, or expired if lapsed), and the
+     * session lasts as long as after a hold. No such booking: 404, with the same answer whether
+     * or not the code exists, and nothing changes. A quarantined booking is found like any other.
+     */
+    async lookUp(ctx: BookingContext, key: BookingKey): Promise<BookingRow> {
+      const instanceId = ctx.catalog.instance.ref
+      const now = toStoredInstant(ctx.now)
+      return store.write(function* () {
+        yield* bookings.lockSession(instanceId, ctx.sessionId)
+        const found = yield* bookingByKey(instanceId, key)
+        // A manage link lasts until the departure ends, even when the operator moved it earlier.
+        if (!found || found.code === null || ('bookingId' in key && found.end_at <= now)) throw noBookingFound(key)
+        const replaced = yield* bookings.transition(instanceId, { session: ctx.sessionId }, 'held', { lapsedBy: now, lapsed: 'expired', live: 'released' }, now)
+        yield* freeSeatsOf(replaced)
+        yield* store.sessions.keepUntil(instanceId, ctx.sessionId, toStoredInstant(bookingSessionExpiry(ctx.now)), found.id)
+        return found
+      })
+    },
+
+    /**
      * Turns the session's live hold into a request (or a confirmed booking for instant
      * tours). A booking already checked out is answered as it is, changing nothing.
      */
@@ -232,8 +304,10 @@ export function bookingService(store: Store) {
       const instance = catalog.instance
       const now = toStoredInstant(ctx.now)
       const outcome = await store.write(function* (): Plan<{ answer: BookingRow } | { expired: true }> {
-        yield* bookings.lockSession(instance.ref, ctx.sessionId)
-        const row = yield* bookings.latestForSessionIn(instance.ref, ctx.sessionId, ['held', 'expired', 'requested', 'confirmed'])
+        const lookedUp = yield* store.sessions.lockForBooking(instance.ref, ctx.sessionId)
+        // A session whose booking a lookup chose holds nothing (the lookup released its hold,
+        // a new hold ends the choice): its checkout can only repeat that booking's.
+        const row = yield* sessionBookingIn(instance.ref, ctx.sessionId, lookedUp, lookedUp === null ? ['held', 'expired', 'requested', 'confirmed'] : ['requested', 'confirmed'])
         if (!row) throw new ApiError('no_booking', 'This session has no held booking to check out')
         if (row.status === 'requested' || row.status === 'confirmed') {
           if (record) yield* record(row)

@@ -9,7 +9,7 @@ import type { BookingRow, DepartureKey } from '../store/bookings.ts'
 import type { DepartureChange, DepartureRow } from '../store/departures.ts'
 import { MANIFEST_STATUSES } from '../store/departures.ts'
 import type { Store } from '../store/store.ts'
-import type { Plan, RecordAnswer } from '../store/write-plan.ts'
+import { emit, type Plan, type RecordAnswer } from '../store/write-plan.ts'
 import { requireTour } from './availability.ts'
 import { countSeats, departureRecord, seatTotal, type DepartureRecord } from './departure-record.ts'
 import type { InstanceCatalog } from './instance-catalog.ts'
@@ -99,6 +99,11 @@ function listDates(query: ListQuery, today: Temporal.PlainDate): { from: Tempora
  * bookings (orphaned). Rows exist only where someone booked or an operator changed something,
  * so every read merges the schedule with the stored rows.
  */
+/** A departure's event (OPERATOR.md, "Events"), its data the departure's operator record as the change left it. */
+function* reportDeparture(type: 'departure.closed' | 'departure.reopened' | 'departure.cancelled', record: DepartureRecord, key: DepartureKey, now: string): Plan<void> {
+  yield* emit({ instanceId: key.instance_id, type, subject: { type: 'departure', id: `${key.tour_id}/${key.start_at}` }, occurredAt: now, data: { ...record } })
+}
+
 export function departureService(store: Store) {
   const { departures, bookings, audit } = store
 
@@ -255,7 +260,9 @@ export function departureService(store: Store) {
           after: Object.fromEntries(fields.map((f) => [f, changed[f]])),
           requestId: ctx.requestId,
         })
-        // Issue 15: a change of `closed` writes departure.closed or departure.reopened here, in this plan.
+        if (change.closed !== undefined) {
+          yield* reportDeparture(change.closed === 1 ? 'departure.closed' : 'departure.reopened', yield* recordInPlan(catalog, changed, scheduled, now), key, now)
+        }
         return changed
       })
       const [seats] = await store.read(() => departures.seats(instanceId, tourId, key.start_at, justAfter(key.start_at), now))
@@ -335,9 +342,10 @@ export function departureService(store: Store) {
             requestId: ctx.requestId,
           })
         }
-        // Issue 15: departure.cancelled and booking.cancelled events, and the guests' emails when
-        // input.notify_guests is not false, are written here, in this plan.
+        // Each cancelled booking's booking.cancelled event comes from its transition; the guests'
+        // emails (when input.notify_guests is not false) are issue 16's, still to come.
         const answer = { departure: yield* recordInPlan(catalog, closed, scheduled, now), cancelledBookings: cancelled.length, releasedHolds }
+        yield* reportDeparture('departure.cancelled', answer.departure, key, now)
         if (record) yield* record(answer)
         return answer
       })

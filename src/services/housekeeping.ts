@@ -1,5 +1,6 @@
 import type { Temporal } from 'temporal-polyfill'
 import { toStoredInstant } from '../domain/instant-format.ts'
+import { EVENT_RETENTION_DAYS } from '../store/events.ts'
 import { deleteExpiredSubmissions } from '../store/privacy.ts'
 import type { AppContext } from '../context.ts'
 
@@ -10,12 +11,14 @@ export interface HousekeepingReport {
   deletedSessions: number
   deletedIdempotencyKeys: number
   deletedSubmissions: number
+  /** Events past the feed's 30 days. */
+  deletedEvents: number
 }
 
 /**
  * The periodic work no request does: writes `expired` for lapsed holds nobody read, declines
  * the requests whose answer is overdue, and deletes sessions, idempotency keys and form
- * submissions past their lifetime.
+ * submissions and events past their lifetime.
  */
 export async function runHousekeeping(context: AppContext, now: Temporal.Instant): Promise<HousekeepingReport> {
   const { store } = context
@@ -26,5 +29,6 @@ export async function runHousekeeping(context: AppContext, now: Temporal.Instant
     deletedSessions: await store.sessions.deleteExpired(stored),
     deletedIdempotencyKeys: await store.idempotency.deleteExpired(stored),
     deletedSubmissions: await deleteExpiredSubmissions(store.db, now),
+    deletedEvents: await store.write(() => store.events.prune(toStoredInstant(now.subtract({ hours: 24 * EVENT_RETENTION_DAYS })), 10_000)),
   }
 }

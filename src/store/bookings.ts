@@ -1,9 +1,10 @@
 import { sql, type Selectable } from 'kysely'
+import { bookingEventOf } from '../domain/booking-events.ts'
 import { canTransition, type BookingStatus } from '../domain/booking-status.ts'
 import type { Database } from './database.ts'
 import { newRowId } from './row-id.ts'
 import type { Tables } from './tables.ts'
-import { statement, type Plan } from './write-plan.ts'
+import { emit, statement, type Plan } from './write-plan.ts'
 
 export type BookingRow = Selectable<Tables['bookings']>
 
@@ -59,6 +60,20 @@ function selectorSql(selector: BookingSelector): { where: string, params: unknow
   return { where: 'tour_id = ? and start_at = ? and hold_expires_at <= ?', params: [tour_id, start_at, selector.lapsedBy] }
 }
 
+const LIVE_STATUSES = new Set(['requested', 'confirmed', 'completed', 'no_show'])
+
+function* reportBooking(type: NonNullable<ReturnType<typeof bookingEventOf>>, row: BookingRow): Plan<void> {
+  yield* emit({ instanceId: row.instance_id, type, subject: { type: 'booking', id: row.id }, occurredAt: row.updated_at, data: { ...row } })
+}
+
+/** The events of these status changes (none for holds, none for quarantined submissions). */
+function* reportTransitions(from: BookingStatus | null, rows: readonly BookingRow[]): Plan<void> {
+  for (const row of rows) {
+    const type = bookingEventOf(from, row.status as BookingStatus)
+    if (type && row.quarantined !== 1) yield* reportBooking(type, row)
+  }
+}
+
 /**
  * Bookings and the per-departure seat counter. `departures.seats_taken` is the sum of the
  * parties of the departure's bookings in a SEATED status (held, requested, confirmed,
@@ -106,6 +121,7 @@ export function bookingRepository({ db, dialect, supportsSkipLocked }: Database)
           recorded as (insert into booking_events (id, instance_id, booking_id, from_status, to_status, at)
             select gen_random_uuid()::text, instance_id, id, '${from}', status, updated_at from moved)
           select * from moved`, updateParams)
+        yield* reportTransitions(from, rows)
         return rows
       }
       const { rows } = yield* statement<BookingRow>(update, updateParams)
@@ -114,6 +130,7 @@ export function bookingRepository({ db, dialect, supportsSkipLocked }: Database)
         yield* statement(`insert into booking_events (id, instance_id, booking_id, from_status, to_status, at) values ${values}`,
           rows.flatMap((row) => [newRowId(), instanceId, row.id, from, row.status, at]))
       }
+      yield* reportTransitions(from, rows)
       return rows
     },
 
@@ -124,11 +141,12 @@ export function bookingRepository({ db, dialect, supportsSkipLocked }: Database)
         yield* statement(`with inserted as (${INSERT_BOOKING} returning id, instance_id, status, created_at)
           insert into booking_events (id, instance_id, booking_id, from_status, to_status, at)
           select ?, instance_id, id, null, status, created_at from inserted`, [...values, newRowId()])
-        return
+      } else {
+        yield* statement(INSERT_BOOKING, values)
+        yield* statement('insert into booking_events (id, instance_id, booking_id, from_status, to_status, at) values (?, ?, ?, ?, ?, ?)',
+          [newRowId(), row.instance_id, row.id, null, row.status, row.created_at])
       }
-      yield* statement(INSERT_BOOKING, values)
-      yield* statement('insert into booking_events (id, instance_id, booking_id, from_status, to_status, at) values (?, ?, ?, ?, ?, ?)',
-        [newRowId(), row.instance_id, row.id, null, row.status, row.created_at])
+      yield* reportTransitions(null, [row])
     },
 
     /**
@@ -178,6 +196,23 @@ export function bookingRepository({ db, dialect, supportsSkipLocked }: Database)
          order by created_at desc, id desc limit 1`,
         [instanceId, sessionId, ...statuses],
       )
+      return rows[0]
+    },
+
+    /** The booking with this id, read inside a plan. */
+    *byId(instanceId: string, id: string): Plan<BookingRow | undefined> {
+      const { rows } = yield* statement<BookingRow>('select * from bookings where instance_id = ? and id = ?', [instanceId, id])
+      return rows[0]
+    },
+
+    /**
+     * The booking with this code and contact email (`email` in lower case), read inside a plan.
+     * One statement whether or not the code exists, so a wrong pair takes the same path as an
+     * unknown code.
+     */
+    *byCodeAndEmail(instanceId: string, code: string, email: string): Plan<BookingRow | undefined> {
+      const { rows } = yield* statement<BookingRow>('select * from bookings where instance_id = ? and code = ? and lower(contact_email) = ?',
+        [instanceId, code, email])
       return rows[0]
     },
 
@@ -347,9 +382,15 @@ export function operatorBookingRepository({ dialect, read }: Database) {
     *update(instanceId: string, id: string, changes: BookingFieldChanges, at: string): Plan<BookingRow | undefined> {
       const columns = Object.keys(changes) as Array<keyof BookingFieldChanges>
       const set = ['updated_at = ?', 'version = version + 1', ...columns.map((c) => `${c} = ?`)].join(', ')
-      const { rows } = yield* statement<BookingRow>(`update bookings set ${set} where instance_id = ? and id = ? returning *`,
+      const { rows: [row] } = yield* statement<BookingRow>(`update bookings set ${set} where instance_id = ? and id = ? returning *`,
         [at, ...columns.map((c) => changes[c]), instanceId, id])
-      return rows[0]
+      if (row && row.quarantined === 0 && LIVE_STATUSES.has(row.status)) {
+        // A submission released from quarantine is heard of now, as if it had just been made;
+        // a note for the staff is not news to anyone else.
+        if (changes.quarantined === 0) yield* reportTransitions(null, [row])
+        else if (columns.some((c) => c !== 'internal_note')) yield* reportBooking('booking.changed', row)
+      }
+      return row
     },
 
     /** Every transition of the booking, oldest first. */

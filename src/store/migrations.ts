@@ -427,6 +427,29 @@ const migrationsFor = (dialect: 'sqlite' | 'postgres'): Record<string, Migration
       await db.schema.alterTable('sessions').addColumn('looked_up_booking_id', 'text').execute()
     },
   },
+  '015_events': {
+    // The outbox (OPERATOR.md, "Events and notifications"): events commit with the change
+    // they report, numbered per instance by event_sequences in commit order.
+    async up(db: Kysely<any>) {
+      await db.schema.createTable('event_sequences')
+        .addColumn('instance_id', 'text', (c) => c.primaryKey())
+        .addColumn('last_seq', 'bigint', (c) => c.notNull())
+        .execute()
+      await db.schema.createTable('events')
+        .addColumn('instance_id', 'text', (c) => c.notNull())
+        .addColumn('seq', 'bigint', (c) => c.notNull())
+        .addColumn('id', 'text', (c) => c.notNull())
+        .addColumn('type', 'text', (c) => c.notNull())
+        .addColumn('occurred_at', 'text', (c) => c.notNull())
+        .addColumn('subject_type', 'text', (c) => c.notNull())
+        .addColumn('subject_id', 'text', (c) => c.notNull())
+        .addColumn('data', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('events_pk', ['instance_id', 'seq'])
+        .execute()
+      await db.schema.createIndex('events_by_id').on('events').columns(['instance_id', 'id']).unique().execute()
+      await db.schema.createIndex('events_by_time').on('events').columns(['occurred_at']).execute()
+    },
+  },
 })
 
 /**

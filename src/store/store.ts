@@ -3,6 +3,7 @@ import { auditRepository } from './audit.ts'
 import { bookingRepository } from './bookings.ts'
 import { catalogRepository } from './catalog.ts'
 import { departureRepository } from './departures.ts'
+import { eventRepository } from './events.ts'
 import { formRepository } from './forms.ts'
 import { openDatabase, type Database } from './database.ts'
 import { idempotencyRepository } from './idempotency.ts'
@@ -10,6 +11,7 @@ import { migrateToLatest } from './migrations.ts'
 import { promoRedemptionRepository } from './promo-redemptions.ts'
 import { sessionRepository } from './sessions.ts'
 import { staffRepository } from './staff.ts'
+import { withEvents } from './write-plan.ts'
 
 /**
  * The database and one repository per aggregate; created once per process.
@@ -30,7 +32,9 @@ import { staffRepository } from './staff.ts'
  * 4. Counters change only conditionally, in one statement: seats (`seats_taken + n <=
  *    capacity`, departures in key order), promo uses (`uses < max_uses`). A constraint that
  *    fires is a bug, never an answer: the loser of a race gets 404, 409, 410, 412 or 422.
- * 5. The change, its history, its audit entry and its Idempotency-Key answer commit together.
+ * 5. The change, its history, its audit entry, its events and its Idempotency-Key answer
+ *    commit together. Events are emitted anywhere in a plan (`emit`) and written at its end
+ *    (events.ts explains why that gives the feed its commit order).
  */
 export interface Store extends Database {
   sessions: ReturnType<typeof sessionRepository>
@@ -42,6 +46,7 @@ export interface Store extends Database {
   staff: ReturnType<typeof staffRepository>
   audit: ReturnType<typeof auditRepository>
   catalog: ReturnType<typeof catalogRepository>
+  events: ReturnType<typeof eventRepository>
 }
 
 export interface StoreOptions {
@@ -57,16 +62,20 @@ export async function openStore(target: DatabaseTarget, options: StoreOptions = 
     await database.close()
     throw err
   }
+  const events = eventRepository(database)
+  // Every write, the repositories' own included, writes the events its plan emits.
+  const writer: Database = { ...database, write: (plan) => database.write(() => withEvents(plan(), (emitted) => events.append(emitted))) }
   return {
-    ...database,
-    sessions: sessionRepository(database),
-    bookings: bookingRepository(database),
-    departures: departureRepository(database),
-    idempotency: idempotencyRepository(database.db),
-    promoRedemptions: promoRedemptionRepository(database.db),
-    forms: formRepository(database),
-    staff: staffRepository(database),
-    audit: auditRepository(database),
-    catalog: catalogRepository(database),
+    ...writer,
+    events,
+    sessions: sessionRepository(writer),
+    bookings: bookingRepository(writer),
+    departures: departureRepository(writer),
+    idempotency: idempotencyRepository(writer.db),
+    promoRedemptions: promoRedemptionRepository(writer.db),
+    forms: formRepository(writer),
+    staff: staffRepository(writer),
+    audit: auditRepository(writer),
+    catalog: catalogRepository(writer),
   }
 }

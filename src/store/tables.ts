@@ -256,4 +256,19 @@ export interface Tables {
     no_show_fee_percent: number
     created_at: string
   }
+  event_sequences: {
+    instance_id: string
+    last_seq: number
+  }
+  events: {
+    instance_id: string
+    seq: number
+    id: string
+    type: string
+    occurred_at: string
+    subject_type: string
+    subject_id: string
+    /** JSON: the booking row as the change left it, or the subject's record. */
+    data: string
+  }
 }

@@ -1,4 +1,5 @@
 import type { CompiledQuery } from 'kysely'
+import type { NewEvent } from './events.ts'
 
 /**
  * The write model (see src/store/store.ts for the rules every write follows).
@@ -24,7 +25,44 @@ export interface Outcome<R = Record<string, unknown>> {
   changes: number
 }
 
-export type Plan<T> = Generator<Statement, T, Outcome<any>>
+/** An event the plan reports (OPERATOR.md, "Events"): kept aside and written at the plan's end, in its transaction (withEvents). */
+export interface Emission {
+  event: NewEvent
+}
+
+export type Plan<T> = Generator<Statement | Emission, T, Outcome<any>>
+
+const NOTHING: Outcome = { rows: [], changes: 0 }
+
+/** Reports an event from inside a plan; it commits with the plan's changes, or not at all. */
+export function* emit(event: NewEvent): Plan<void> {
+  yield { event }
+}
+
+/**
+ * Runs `plan`, keeping the events it emits, and writes them at its end with `append`, after
+ * every other statement: the event sequence's row lock (PostgreSQL) is then held only from
+ * there to the commit, and taken after every other lock of the plan.
+ */
+export function* withEvents<T>(plan: Plan<T>, append: (events: NewEvent[]) => Plan<void>): Plan<T> {
+  const events: NewEvent[] = []
+  let step = plan.next()
+  while (!step.done) {
+    if ('event' in step.value) {
+      events.push(step.value.event)
+      step = plan.next(NOTHING)
+    } else {
+      step = plan.next(yield step.value)
+    }
+  }
+  if (events.length > 0) yield* append(events)
+  return step.value
+}
+
+function statementOf(step: Statement | Emission): Statement {
+  if ('event' in step) throw new Error(`event ${step.event.type} emitted outside store.write(), which writes events`)
+  return step
+}
 
 /** Part of a change's plan, given the answer, so the answer and the change commit together (idempotent requests keep it). */
 export type RecordAnswer<T> = (answer: T) => Plan<void>
@@ -46,14 +84,14 @@ export function* compiled<R = Record<string, unknown>>(query: { compile(): Compi
  */
 export function runPlanSync<T>(plan: Plan<T>, run: (statement: Statement) => Outcome): T {
   let step = plan.next()
-  while (!step.done) step = plan.next(run(step.value))
+  while (!step.done) step = plan.next(run(statementOf(step.value)))
   return step.value
 }
 
 /** Runs a plan with an asynchronous statement runner (PostgreSQL): one round trip per statement. */
 export async function runPlanAsync<T>(plan: Plan<T>, run: (statement: Statement) => Promise<Outcome>): Promise<T> {
   let step = plan.next()
-  while (!step.done) step = plan.next(await run(step.value))
+  while (!step.done) step = plan.next(await run(statementOf(step.value)))
   return step.value
 }
 

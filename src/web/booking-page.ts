@@ -9,6 +9,11 @@ export function bookingPagePath(prefix: string): string {
   return `/book/${prefix}/`
 }
 
+/** The same page, showing the guest's booking; a manage link carries its token after `#`. */
+export function managePagePath(prefix: string): string {
+  return `${bookingPagePath(prefix)}manage`
+}
+
 /**
  * Sites allowed to embed the page in a frame: the service itself and the operator's own sites,
  * i.e. the instance's `allowed_origins` and `cors_origins`. Anything that is not a plain
@@ -45,16 +50,19 @@ export function bookingPagePolicy(instance: Instance): string {
 }
 
 export async function bookingPageRoutes(app: FastifyInstance): Promise<void> {
-  app.get<{ Params: { instance: string } }>('/book/:instance', async (request, reply) => {
-    const catalog = app.tourdesk.catalogs.get(request.params.instance)
-    if (!catalog) throw new ApiError('not_found', `Nothing is at ${request.url.split('?')[0]}`)
-    const bundle = await pageBundle()
-    return reply
-      .type('text/html; charset=utf-8')
-      .header('Content-Security-Policy', bookingPagePolicy(catalog.instance))
-      .header('Cache-Control', 'no-cache')
-      .send(pageShell(catalog.instance, bundle))
-  })
+  // The page chooses its view from the path, so the booking view is the same document.
+  for (const path of ['/book/:instance', '/book/:instance/manage']) {
+    app.get<{ Params: { instance: string } }>(path, async (request, reply) => {
+      const catalog = app.tourdesk.catalogs.get(request.params.instance)
+      if (!catalog) throw new ApiError('not_found', `Nothing is at ${request.url.split('?')[0]}`)
+      const bundle = await pageBundle()
+      return reply
+        .type('text/html; charset=utf-8')
+        .header('Content-Security-Policy', bookingPagePolicy(catalog.instance))
+        .header('Cache-Control', 'no-cache')
+        .send(pageShell(catalog.instance, bundle))
+    })
+  }
 
   app.get<{ Params: { file: string } }>(`${ASSET_PATH}/:file`, async (request, reply) => {
     const asset = (await pageBundle()).assets.get(request.params.file)

@@ -141,7 +141,8 @@ test('a replayed checkout with other contact details, a decoy field and the hold
   ] as [Record<string, unknown>, Record<string, string>][]) {
     const again = await unchanged(service, () => send(service, 'POST', '/checkout', body, headers))
     assert.equal(again.status, 200, again.text)
-    assert.deepEqual(again.body, first.body)
+    // The same booking, read again: only what cancelling would cost has moved on with the clock.
+    assert.deepEqual({ ...again.body, cancellation_now: undefined }, { ...first.body, cancellation_now: undefined })
   }
   const row = await bookingRow(service, v.bookingId)
   assert.equal(row.quarantined, 0, 'a decoy on a replay does not quarantine a real booking')

@@ -1,8 +1,9 @@
 import type { Booking } from '../../src/schemas/booking.ts'
 import { Api, ApiProblem } from './api.ts'
+import { BookingMemory } from './booking-memory.ts'
 import { focusOn } from './dom.ts'
 import { Formats } from './format.ts'
-import { HoldMemory } from './hold-memory.ts'
+import { renderManagePage } from './views/manage-page.ts'
 import { renderTourList } from './views/tour-list.ts'
 import { renderTourPage } from './views/tour-page.ts'
 
@@ -12,65 +13,88 @@ export interface View {
   dispose?(): void
 }
 
+/** The last segment of the booking view's path: `<page>/manage`, where a manage link points. */
+const MANAGE = /\/manage\/?$/
+
 /**
  * The booking page of one instance: reads the instance from the data attributes of
- * `<main>`, keeps the view in the URL (`?tour=<id>` opens a tour, `?q=` a search) and swaps
- * views without reloading.
+ * `<main>`, keeps the view in the URL (`?tour=<id>` opens a tour, `?q=` a search, `manage`
+ * the guest's booking) and swaps views without reloading.
  */
 export class Page {
   readonly api: Api
-  /** Whether there may be a hold to resume; the booking section keeps it up to date. */
-  readonly holds: HoldMemory
+  /** Whether there may be a booking to show; the views keep it up to date. */
+  readonly bookings: BookingMemory
   readonly formats: Formats
   readonly operatorName: string
+  /** The page's own path, `/book/<prefix>/`, whichever view is open. */
+  private readonly base: string
   private view: View | null = null
 
   constructor(private readonly root: HTMLElement) {
     const { api, name, timezone, currency } = root.dataset
     this.api = new Api(api!)
-    this.holds = new HoldMemory(api!, () => this.api.serverNow())
+    this.bookings = new BookingMemory(api!, () => this.api.serverNow())
     this.operatorName = name!
     this.formats = new Formats(navigator.languages?.[0] ?? navigator.language ?? 'en', timezone!, currency!)
+    const path = location.pathname.replace(MANAGE, '/')
+    this.base = path.endsWith('/') ? path : `${path}/`
   }
 
   async start(): Promise<void> {
     window.addEventListener('popstate', () => this.render(true))
-    const held = await this.heldBooking()
+    // The booking view reads the booking itself (from a manage link, or the session's).
+    const held = this.onManagePage() ? null : await this.heldBooking()
     if (held && this.tourId() !== held.tour.id) history.replaceState(null, '', this.tourHref(held.tour.id))
-    this.render(false, held)
+    this.render(false, { held })
   }
 
   tourHref(id: string): string {
-    return `${location.pathname}?tour=${encodeURIComponent(id)}`
+    return `${this.base}?tour=${encodeURIComponent(id)}`
   }
 
   listHref(): string {
-    return location.pathname
+    return this.base
+  }
+
+  manageHref(): string {
+    return `${this.base}manage`
   }
 
   /** Follows a link inside the page; a click with a modifier key still opens a new tab. */
-  follow(event: Event, tourId: string | null): void {
+  follow(event: Event, href: string): void {
     const mouse = event as MouseEvent
     if (mouse.ctrlKey || mouse.metaKey || mouse.shiftKey || mouse.altKey || mouse.button > 0) return
     event.preventDefault()
-    history.pushState(null, '', tourId === null ? this.listHref() : this.tourHref(tourId))
+    history.pushState(null, '', href)
     this.render(true)
+  }
+
+  /** After checkout: the booking view, at the address a reload comes back to, with focus on what happened. */
+  showBooking(booking: Booking): void {
+    this.bookings.note(booking)
+    history.pushState(null, '', this.manageHref())
+    this.render(false, { booking })
   }
 
   rememberQuery(q: string): void {
     history.replaceState(null, '', q ? `${location.pathname}?q=${encodeURIComponent(q)}` : location.pathname)
   }
 
+  private onManagePage(): boolean {
+    return MANAGE.test(location.pathname)
+  }
+
   private tourId(): string | null {
     return new URLSearchParams(location.search).get('tour')
   }
 
-  private render(moveFocus: boolean, held: Booking | null = null): void {
+  private render(moveFocus: boolean, shown: { held?: Booking | null, booking?: Booking } = {}): void {
     this.view?.dispose?.()
     const tourId = this.tourId()
-    this.view = tourId === null
-      ? { element: renderTourList(this, new URLSearchParams(location.search).get('q') ?? '') }
-      : renderTourPage(this, tourId, held)
+    this.view = this.onManagePage() ? renderManagePage(this, shown.booking ?? null)
+      : tourId === null ? { element: renderTourList(this, new URLSearchParams(location.search).get('q') ?? '') }
+        : renderTourPage(this, tourId, shown.held ?? null)
     this.root.replaceChildren(this.view.element)
     const title = this.view.element.querySelector('h1')
     if (moveFocus && title) focusOn(title)
@@ -78,19 +102,24 @@ export class Page {
 
   /**
    * The visitor's live hold from an earlier visit (the `sid` cookie names the session), so
-   * a reload continues where the guest was. No hold, or no session yet, is the usual case:
+   * a reload continues where the guest was. No booking, or no session yet, is the usual case:
    * then the page does not ask at all.
    */
   private async heldBooking(): Promise<Booking | null> {
-    if (!this.holds.mayHoldSeats()) return null
+    const booking = await this.sessionBooking()
+    return booking?.status === 'held' && Date.parse(booking.hold_expires_at ?? '') > this.api.serverNow() ? booking : null
+  }
+
+  /** The session's booking (GET /booking) when the page may have one, remembered for the next visit; null when there is none. */
+  async sessionBooking(): Promise<Booking | null> {
+    if (!this.bookings.mayHaveBooking()) return null
     try {
       const booking = await this.api.get<Booking>('/booking')
-      const live = booking.status === 'held' && Date.parse(booking.hold_expires_at ?? '') > this.api.serverNow()
-      this.holds.note(live ? booking : null)
-      return live ? booking : null
+      this.bookings.note(booking)
+      return booking
     } catch (err) {
       if (err instanceof ApiProblem) {
-        if (err.code === 'no_booking') this.holds.note(null)
+        if (err.code === 'no_booking') this.bookings.note(null)
         return null
       }
       throw err

@@ -2,10 +2,11 @@ import type { GuestErrorCode as ErrorCode } from '../../src/errors/codes.ts'
 import { ApiProblem } from './api.ts'
 
 /**
- * Where a message is shown: next to a field of the booking forms, or next to the button
- * of the action that failed. `addons.<id>` is one add-on's quantity.
+ * Where a message is shown: next to a field of the booking forms (`code` and `email` are
+ * also the lookup form's), or next to the button of the action that failed. `addons.<id>` is
+ * one add-on's quantity.
  */
-export type Place = 'party' | 'date' | 'time' | 'addons' | `addons.${string}` | 'promo' | 'name' | 'email' | 'phone' | 'action'
+export type Place = 'party' | 'date' | 'time' | 'addons' | `addons.${string}` | 'promo' | 'name' | 'email' | 'phone' | 'code' | 'action'
 
 export interface Explanation {
   place: Place
@@ -22,6 +23,8 @@ const FIELDS: Record<string, Explanation> = {
   name: { place: 'name', text: 'Please enter your name (at most 200 characters).' },
   email: { place: 'email', text: 'Please enter a valid email address, such as ana@example.com.' },
   phone: { place: 'phone', text: 'This does not look like a phone number we can call. Check it, or write it with the country code, starting with +.' },
+  code: { place: 'code', text: 'Please enter the booking code from your confirmation.' },
+  token: { place: 'action', text: 'This manage link is incomplete. Please open it again from your confirmation, or enter your booking code and email.' },
 }
 
 function seats(n: number): string {

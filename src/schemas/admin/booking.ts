@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox'
-import { Booking, BookingRequest, BookingStatus, CheckoutRequest } from '../booking.ts'
+import { BookingFields, BookingRequest, BookingStatus, CheckoutRequest } from '../booking.ts'
 import { Instant, Nullable } from '../common.ts'
 import { named } from '../named.ts'
 
@@ -13,7 +13,7 @@ export const BookingChannel = Type.Union([Type.Literal('web'), Type.Literal('sta
   description: 'web: the booking API or page; staff: taken by the operator (POST /bookings); octo: a reseller',
 })
 
-const { cancellation: _guestCancellation, ...guestFields } = Booking.properties
+const { cancellation: _guestCancellation, ...guestFields } = BookingFields.properties
 
 /** The operator's view of a booking: every field of the guest record, and what only the operator sees. */
 export const OperatorBooking = named('OperatorBooking', Type.Object({

@@ -1,5 +1,5 @@
 import { Type } from 'typebox'
-import { Booking } from '../booking.ts'
+import { BookingFields } from '../booking.ts'
 import { Instant, Nullable } from '../common.ts'
 import { named } from '../named.ts'
 import { Email } from './staff.ts'
@@ -21,7 +21,7 @@ export const PersonalData = named('PersonalData', Type.Object({
   }, { description: 'Every sign-up as it arrived: the consent record' })),
   newsletter_subscriptions: Type.Array(Type.Object({ email: Type.String(), name: Text, consented_at: Instant, source: Type.String() })),
   bookings: Type.Array(Type.Object({
-    ...Booking.properties,
+    ...BookingFields.properties,
     channel: Type.String(),
     internal_note: Text,
   }, { description: "The guest's booking record with the operator's note about it" })),

@@ -1,12 +1,10 @@
 import type { Availability } from '../../../src/schemas/availability.ts'
 import type { Booking } from '../../../src/schemas/booking.ts'
-import type { Policies } from '../../../src/schemas/policy.ts'
 import type { Tour } from '../../../src/schemas/tour.ts'
 import { ApiProblem } from '../api.ts'
-import { focusOn, h, replaceContent } from '../dom.ts'
+import { focusOn, h } from '../dom.ts'
 import type { Page } from '../page.ts'
 import { explainError, type Explanation } from '../problems.ts'
-import { confirmation } from './confirmation.ts'
 import { HoldForm, type HoldRequest } from './hold-form.ts'
 import { HoldPanel } from './hold-panel.ts'
 
@@ -25,7 +23,7 @@ export class BookingSection {
   private booking: Booking | null = null
   private availabilityRequest = 0
 
-  constructor(private readonly page: Page, private readonly tour: Tour, private readonly policies: Policies, held: Booking | null) {
+  constructor(private readonly page: Page, private readonly tour: Tour, held: Booking | null) {
     this.form = new HoldForm(page.formats, tour, {
       submit: () => void this.hold(this.form.read()),
       partyChanged: () => void this.loadAvailability(this.form.firstDay()),
@@ -89,7 +87,7 @@ export class BookingSection {
 
   private showHold(booking: Booking, moveFocus: boolean): void {
     this.booking = booking
-    this.page.holds.note(booking)
+    this.page.bookings.note(booking)
     this.form.setHeld(booking)
     this.panel.show(booking, moveFocus)
   }
@@ -126,7 +124,7 @@ export class BookingSection {
 
   private afterRelease(text: string): void {
     this.booking = null
-    this.page.holds.note(null)
+    this.page.bookings.note(null)
     this.form.setHeld(null)
     this.panel.hide()
     const message = this.form.message('action')
@@ -151,19 +149,17 @@ export class BookingSection {
 
   private lapse(reason: string): void {
     this.booking = null
-    this.page.holds.note(null)
+    this.page.bookings.note(null)
     this.form.setHeld(null)
     this.panel.showLapsed(reason)
     void this.loadAvailability(this.form.firstDay())
   }
 
+  /** Checked out: the page moves to the booking's own view, which a reload or the manage link comes back to. */
   private showConfirmation(booking: Booking): void {
     this.booking = booking
-    this.page.holds.note(booking)
     this.panel.stop()
-    const done = confirmation(this.page, booking, this.policies)
-    replaceContent(this.element, done)
-    focusOn(done.querySelector('h2')!)
+    this.page.showBooking(booking)
   }
 
   /** Shows a message next to its field; a field of the other form also gets it next to the button that was pressed. */

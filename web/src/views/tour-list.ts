@@ -6,7 +6,7 @@ import type { Page } from '../page.ts'
 function tourCard(page: Page, tour: Tour): HTMLElement {
   const { formats } = page
   return h('li', { class: 'tour-card' },
-    h('h2', {}, h('a', { href: page.tourHref(tour.id), onclick: (event) => page.follow(event, tour.id) }, tour.title)),
+    h('h2', {}, h('a', { href: page.tourHref(tour.id), onclick: (event) => page.follow(event, page.tourHref(tour.id)) }, tour.title)),
     h('p', {}, tour.summary),
     h('dl', { class: 'facts' },
       h('div', {}, h('dt', {}, 'From'), h('dd', {}, `${formats.price(tour.price.amount)} per person`)),
@@ -54,5 +54,7 @@ export function renderTourList(page: Page, query: string): HTMLElement {
   void load(query)
   return h('div', { class: 'view tour-list-view' },
     h('h1', { id: 'page-title' }, `Book a tour with ${page.operatorName}`),
+    h('p', { class: 'manage-entry' }, 'Booked already? ',
+      h('a', { href: page.manageHref(), onclick: (event) => page.follow(event, page.manageHref()) }, 'Manage my booking')),
     form, status, list)
 }

@@ -54,7 +54,8 @@ export function renderTourPage(page: Page, tourId: string, held: Booking | null)
   let section: BookingSection | null = null
   let disposed = false
   const element = h('div', { class: 'view tour-view' },
-    h('p', { class: 'back' }, h('a', { href: page.listHref(), onclick: (event) => page.follow(event, null) }, '← All tours')),
+    h('p', { class: 'back' }, h('a', { href: page.listHref(), onclick: (event) => page.follow(event, page.listHref()) }, '← All tours'),
+      ' · ', h('a', { href: page.manageHref(), onclick: (event) => page.follow(event, page.manageHref()) }, 'Manage my booking')),
     title, problem.element, body)
 
   void (async () => {
@@ -66,7 +67,7 @@ export function renderTourPage(page: Page, tourId: string, held: Booking | null)
       if (disposed) return
       title.textContent = tour.title
       document.title = `${tour.title} · ${page.operatorName}`
-      section = new BookingSection(page, tour, policies, held)
+      section = new BookingSection(page, tour, held)
       body.append(
         h('p', { class: 'summary' }, tour.summary),
         tourFacts(page.formats, tour),

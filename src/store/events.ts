@@ -1,0 +1,94 @@
+import type { Database } from './database.ts'
+import { newRowId } from './row-id.ts'
+import { statement, type Plan } from './write-plan.ts'
+
+/** The event types of OPERATOR.md ("Events and notifications"). */
+export const EVENT_TYPES = [
+  'booking.requested', 'booking.confirmed', 'booking.declined', 'booking.cancelled', 'booking.changed', 'booking.checked_in', 'booking.no_show',
+  'departure.closed', 'departure.reopened', 'departure.cancelled', 'departure.at_risk', 'departure.guaranteed',
+  'contact.received', 'newsletter.subscribed',
+] as const
+export type EventType = typeof EVENT_TYPES[number]
+
+/** An event as a plan reports it. */
+export interface NewEvent {
+  instanceId: string
+  type: EventType
+  /** What it is about: a booking's data is the booking row as the change left it; other subjects' data is their record, as given. */
+  subject: { type: 'booking' | 'departure' | 'contact' | 'newsletter', id: string }
+  occurredAt: string
+  data: Record<string, unknown>
+}
+
+export interface EventRow {
+  instance_id: string
+  /** Commit order within the instance: 1, 2, 3, … with no gaps. */
+  seq: number
+  id: string
+  type: EventType
+  occurred_at: string
+  subject_type: NewEvent['subject']['type']
+  subject_id: string
+  data: string
+}
+
+export interface EventFilter {
+  afterSeq: number
+  types: readonly EventType[] | null
+  limit: number
+}
+
+/** How long the feed keeps events (OPERATOR.md: 30 days). */
+export const EVENT_RETENTION_DAYS = 30
+
+/**
+ * The outbox: events written by the plan that made the change they report (withEvents, at
+ * the plan's end). Each instance's events are numbered by one counter row, updated in the
+ * same transaction; its row lock is held until commit, so on PostgreSQL the transactions
+ * that write events to one instance commit in the order of their numbers, and a reader that
+ * has seen number n has seen everything before it (the feed's "commit order").
+ */
+export function eventRepository({ dialect }: Database) {
+  return {
+    *append(events: readonly NewEvent[]): Plan<void> {
+      const byInstance = new Map<string, NewEvent[]>()
+      for (const event of events) byInstance.set(event.instanceId, [...byInstance.get(event.instanceId) ?? [], event])
+      for (const [instanceId, group] of byInstance) {
+        const { rows: [{ last_seq }] } = yield* statement<{ last_seq: number }>(
+          `insert into event_sequences (instance_id, last_seq) values (?, ?)
+           on conflict (instance_id) do update set last_seq = event_sequences.last_seq + excluded.last_seq returning last_seq`,
+          [instanceId, group.length])
+        const first = Number(last_seq) - group.length + 1
+        yield* statement(
+          `insert into events (instance_id, seq, id, type, occurred_at, subject_type, subject_id, data) values ${group.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+          group.flatMap((event, i) => [instanceId, first + i, `evt_${newRowId().replaceAll('-', '')}`, event.type, event.occurredAt,
+            event.subject.type, event.subject.id, JSON.stringify(event.data)]))
+      }
+    },
+
+    /** The number of the event `id`, or null when the feed no longer (or never) had it. */
+    *seqOf(instanceId: string, id: string): Plan<number | null> {
+      const { rows: [row] } = yield* statement<{ seq: number }>('select seq from events where instance_id = ? and id = ?', [instanceId, id])
+      return row ? Number(row.seq) : null
+    },
+
+    /** Events after `afterSeq`, in commit order. */
+    *list(instanceId: string, filter: EventFilter): Plan<EventRow[]> {
+      const types = filter.types === null ? '' : ` and type in (${filter.types.map(() => '?').join(', ')})`
+      const { rows } = yield* statement<EventRow>(
+        `select * from events where instance_id = ? and seq > ?${types} order by seq limit ?`,
+        [instanceId, filter.afterSeq, ...filter.types ?? [], filter.limit])
+      return rows.map((row) => ({ ...row, seq: Number(row.seq) }))
+    },
+
+    /** Deletes events that occurred before `before` (the 30-day retention); answers how many. */
+    *prune(before: string, limit: number): Plan<number> {
+      const { changes } = dialect === 'postgres'
+        ? yield* statement(`delete from events where ctid in (select ctid from events where occurred_at < ? limit ?)`, [before, limit])
+        : yield* statement(`delete from events where rowid in (select rowid from events where occurred_at < ? limit ?)`, [before, limit])
+      return changes
+    },
+  }
+}
+
+export type EventRepository = ReturnType<typeof eventRepository>

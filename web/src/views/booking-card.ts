@@ -1,0 +1,220 @@
+import type { Booking } from '../../../src/schemas/booking.ts'
+import type { Policies } from '../../../src/schemas/policy.ts'
+import { ApiProblem } from '../api.ts'
+import { focusOn, h, Message, replaceContent } from '../dom.ts'
+import type { Formats } from '../format.ts'
+import type { Page } from '../page.ts'
+import { explainError } from '../problems.ts'
+import { priceList } from './price-list.ts'
+
+const HEADINGS: Record<Booking['status'], string> = {
+  held: 'Your seats are held',
+  expired: 'Your hold has lapsed',
+  released: 'Your seats were released',
+  requested: 'Booking requested',
+  confirmed: 'Booking confirmed',
+  declined: 'Booking declined',
+  cancelled: 'Booking cancelled',
+  completed: 'Tour completed',
+  no_show: 'Booking marked as not attended',
+}
+
+/** An instant in the operator's zone, always with the zone named (dateTime names it only when it is not the guest's). */
+function when(formats: Formats, instant: string): string {
+  const text = formats.dateTime(instant)
+  return formats.zonesDiffer() ? text : `${text} (${formats.zoneName(formats.operatorZone)})`
+}
+
+function fact(term: string, ...detail: (Node | string)[]): HTMLElement {
+  return h('div', {}, h('dt', {}, term), h('dd', {}, ...detail))
+}
+
+/** What the fee as of now means for the guest, e.g. "Cancelling now costs €19.00 (50% of the total)." */
+function feeSentence(formats: Formats, booking: Booking): string {
+  const { fee, fee_percent: percent } = booking.cancellation_now
+  return fee === 0 || fee === null
+    ? 'Cancelling now is free of charge.'
+    : `Cancelling now costs ${formats.price(fee)} (${formats.percent(percent ?? 0)} of the total), under the cancellation terms.`
+}
+
+/**
+ * One booking as the guest sees it after checkout, on any device: its status and code, when
+ * and where to meet, what is due on arrival, what cancelling would cost now, the manage
+ * link, and cancelling itself, with the fee stated before the guest confirms.
+ */
+export class BookingCard {
+  readonly element = h('section', { class: 'confirmation booking-card', 'aria-labelledby': 'confirmation-title', hidden: true })
+  private booking: Booking | null = null
+  private readonly cancelMessage = new Message('cancel-message')
+  private readonly copyMessage = new Message('copy-message')
+
+  constructor(private readonly page: Page, private readonly policies: Promise<Policies | null>) {}
+
+  /** Shows the booking; focus moves to its heading when it is the result of what the guest just did. */
+  async show(booking: Booking, moveFocus: boolean): Promise<void> {
+    const policies = await this.policies
+    this.booking = booking
+    this.page.bookings.note(booking)
+    this.cancelMessage.clear()
+    this.copyMessage.clear()
+    this.element.hidden = false
+    const heading = h('h2', { id: 'confirmation-title' }, HEADINGS[booking.status])
+    replaceContent(this.element, heading, ...this.parts(booking, policies))
+    if (moveFocus) focusOn(heading)
+  }
+
+  private parts(booking: Booking, policies: Policies | null): (HTMLElement | null)[] {
+    const { formats } = this.page
+    const point = booking.meeting_point
+    const active = booking.status === 'requested' || booking.status === 'confirmed'
+    const methods = policies ? ` (${formats.list(policies.payment.methods)})` : ''
+    return [
+      booking.code ? h('p', { class: 'booking-code' }, 'Your booking code: ', h('strong', { id: 'booking-code' }, booking.code)) : null,
+      h('p', { class: 'next-step' }, this.nextStep(booking)),
+      h('dl', { class: 'facts' },
+        fact('Tour', booking.tour.title),
+        fact('When', when(formats, booking.start)),
+        fact('Group', `${booking.party} ${booking.party === 1 ? 'person' : 'people'}`),
+        point ? fact('Meeting point', `${point.name}, ${point.address} `,
+          h('a', { href: `https://www.openstreetmap.org/?mlat=${point.lat}&mlon=${point.lng}#map=18/${point.lat}/${point.lng}` }, 'Map')) : null,
+        booking.contact ? fact('Name', booking.contact.name) : null,
+      ),
+      priceList(formats, booking),
+      active ? h('p', { class: 'payment' }, `Pay ${formats.price(booking.price.due_on_arrival)} on arrival${methods}; nothing has been charged.`) : null,
+      active ? this.cancelSection(booking) : null,
+      this.cancelMessage.element,
+      booking.manage_url ? this.manageLinkSection(booking.manage_url) : null,
+      h('p', {}, h('a', { href: this.page.listHref(), onclick: (event) => this.page.follow(event, this.page.listHref()) }, 'Book another tour')),
+    ]
+  }
+
+  private nextStep(booking: Booking): (Node | string)[] {
+    const { formats, operatorName } = this.page
+    const tourLink = (text: string) => h('a', { href: this.page.tourHref(booking.tour.id), onclick: (event) => this.page.follow(event, this.page.tourHref(booking.tour.id)) }, text)
+    switch (booking.status) {
+      case 'requested':
+        return [`${operatorName} still has to confirm this booking and will get back to you at ${booking.contact?.email ?? 'your email address'}. Keep your booking code.`]
+      case 'confirmed':
+        return ['Your seats are booked. Keep your booking code and show it when you arrive.']
+      case 'cancelled': {
+        const fee = booking.cancellation?.fee ?? 0
+        const charge = fee > 0
+          ? `A cancellation fee of ${formats.price(fee)} (${formats.percent(booking.cancellation!.fee_percent)} of the total) applies under the cancellation terms; nothing has been charged.`
+          : 'No cancellation fee applies.'
+        return [`This booking was cancelled on ${when(formats, booking.cancellation?.cancelled_at ?? booking.updated_at)}. ${charge}`]
+      }
+      case 'declined':
+        return [`${operatorName} could not take this booking. Nothing has been charged.`]
+      case 'completed':
+        return ['Thank you for joining this tour.']
+      case 'no_show':
+        return [`${operatorName} marked this booking as not attended. If that is wrong, please contact ${operatorName}.`]
+      case 'held':
+        return ['These seats are held for you, but not booked yet. ', tourLink('Finish booking on the tour page'), '.']
+      default:
+        return ['These seats are no longer reserved. ', tourLink('Choose a time again'), '.']
+    }
+  }
+
+  /** The cancellation terms as of now and the button; a closed window says whom to ask instead. */
+  private cancelSection(booking: Booking): HTMLElement {
+    const { formats, operatorName } = this.page
+    const section = h('div', { class: 'cancelling' }, h('h3', { id: 'cancelling-title' }, 'Cancelling'))
+    if (!booking.cancellation_now.allowed) {
+      section.append(h('p', {}, `Online cancellation closed at ${when(formats, booking.cancellable_until)}. To change or cancel this booking, please contact ${operatorName}.`))
+      return section
+    }
+    const confirm = h('div', { class: 'cancel-confirm', role: 'group', 'aria-labelledby': 'cancel-confirm-title', hidden: true })
+    const cancelButton = h('button', { type: 'button', id: 'cancel-button', class: 'secondary', 'aria-describedby': 'cancel-fee-now' }, 'Cancel this booking')
+    cancelButton.addEventListener('click', () => void this.askToCancel(cancelButton, confirm))
+    section.append(
+      h('p', { id: 'cancel-fee-now' }, `You can cancel online until ${when(formats, booking.cancellable_until)}. ${feeSentence(formats, booking)}`),
+      cancelButton, confirm)
+    return section
+  }
+
+  /** Reads the booking again, so the fee stated is the fee as of now, and asks the guest to confirm. */
+  private async askToCancel(cancelButton: HTMLButtonElement, confirm: HTMLElement): Promise<void> {
+    if (cancelButton.getAttribute('aria-disabled') === 'true') return
+    this.cancelMessage.clear()
+    cancelButton.setAttribute('aria-disabled', 'true')
+    let current: Booking
+    try {
+      current = await this.page.api.get<Booking>('/booking')
+    } catch (err) {
+      this.cancelMessage.show(explainError(err).text)
+      return
+    } finally {
+      cancelButton.removeAttribute('aria-disabled')
+    }
+    if (current.id !== this.booking?.id || !current.cancellation_now.allowed) {
+      // Changed meanwhile (the operator, or another device): show it as it is now.
+      await this.show(current, true)
+      return
+    }
+    this.booking = current
+    const { formats } = this.page
+    const yes = h('button', { type: 'button', id: 'confirm-cancel-button', class: 'primary' }, 'Yes, cancel the booking')
+    const keep = h('button', { type: 'button', id: 'keep-booking-button', class: 'secondary' }, 'Keep my booking')
+    const title = h('h3', { id: 'cancel-confirm-title' }, 'Cancel this booking?')
+    yes.addEventListener('click', () => void this.cancel(yes))
+    keep.addEventListener('click', () => {
+      confirm.hidden = true
+      cancelButton.hidden = false
+      cancelButton.focus()
+    })
+    replaceContent(confirm, title,
+      h('p', { id: 'cancel-fee' }, `${feeSentence(formats, current)} Your seats will be given back and the booking cannot be restored.`),
+      h('div', { class: 'actions' }, yes, keep))
+    confirm.hidden = false
+    cancelButton.hidden = true
+    focusOn(title)
+  }
+
+  private async cancel(button: HTMLButtonElement): Promise<void> {
+    if (button.getAttribute('aria-disabled') === 'true') return
+    button.setAttribute('aria-disabled', 'true')
+    button.textContent = 'Cancelling…'
+    this.cancelMessage.clear()
+    try {
+      const cancelled = await this.page.api.delete<Booking>('/booking', { csrf: true })
+      await this.show(cancelled, true)
+    } catch (err) {
+      button.removeAttribute('aria-disabled')
+      button.textContent = 'Yes, cancel the booking'
+      if (err instanceof ApiProblem && (err.code === 'cancellation_not_allowed' || err.code === 'no_booking')) {
+        // The window closed, or it was cancelled elsewhere: the booking as it is now says which.
+        const current = await this.page.api.get<Booking>('/booking').catch(() => null)
+        if (current) await this.show(current, false)
+      }
+      this.cancelMessage.show(explainError(err).text)
+      focusOn(this.cancelMessage.element)
+    }
+  }
+
+  /** The link that opens this booking on any device, to copy or bookmark. */
+  private manageLinkSection(url: string): HTMLElement {
+    const input = h('input', { id: 'manage-link', type: 'text', readonly: true, value: url, 'aria-describedby': 'manage-link-hint', spellcheck: 'false' })
+    input.addEventListener('focus', () => input.select())
+    const copy = h('button', { type: 'button', id: 'copy-link-button', class: 'secondary' }, 'Copy link')
+    copy.addEventListener('click', () => void this.copy(input))
+    return h('div', { class: 'manage-link' },
+      h('h3', {}, 'Open this booking on any device'),
+      h('div', { class: 'field' },
+        h('label', { for: 'manage-link' }, 'Your manage link'),
+        h('p', { class: 'hint', id: 'manage-link-hint' },
+          'This link opens your booking on a phone or another computer until the tour ends, and lets you cancel it there. Keep it to yourself: whoever has it can cancel the booking.'),
+        input),
+      copy, this.copyMessage.element)
+  }
+
+  private async copy(input: HTMLInputElement): Promise<void> {
+    try {
+      await navigator.clipboard.writeText(input.value)
+      this.copyMessage.show('The link is copied.', 'info')
+    } catch {
+      input.focus()
+      this.copyMessage.show('Copying is blocked here: the link is selected, copy it with your keyboard or menu.', 'info')
+    }
+  }
+}
