@@ -450,6 +450,18 @@ const migrationsFor = (dialect: 'sqlite' | 'postgres'): Record<string, Migration
       await db.schema.createIndex('events_by_time').on('events').columns(['occurred_at']).execute()
     },
   },
+  '016_job_leases': {
+    // Background work one node at a time must do (src/store/leases.ts).
+    async up(db: Kysely<any>) {
+      await db.schema.createTable('job_leases')
+        .addColumn('instance_id', 'text', (c) => c.notNull())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('holder', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('job_leases_pk', ['instance_id', 'name'])
+        .execute()
+    },
+  },
 })
 
 /**

@@ -7,6 +7,7 @@ import { eventRepository } from './events.ts'
 import { formRepository } from './forms.ts'
 import { openDatabase, type Database } from './database.ts'
 import { idempotencyRepository } from './idempotency.ts'
+import { leaseRepository } from './leases.ts'
 import { migrateToLatest } from './migrations.ts'
 import { promoRedemptionRepository } from './promo-redemptions.ts'
 import { sessionRepository } from './sessions.ts'
@@ -47,6 +48,7 @@ export interface Store extends Database {
   audit: ReturnType<typeof auditRepository>
   catalog: ReturnType<typeof catalogRepository>
   events: ReturnType<typeof eventRepository>
+  leases: ReturnType<typeof leaseRepository>
 }
 
 export interface StoreOptions {
@@ -68,6 +70,7 @@ export async function openStore(target: DatabaseTarget, options: StoreOptions = 
   return {
     ...writer,
     events,
+    leases: leaseRepository(writer),
     sessions: sessionRepository(writer),
     bookings: bookingRepository(writer),
     departures: departureRepository(writer),

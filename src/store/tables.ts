@@ -271,4 +271,10 @@ export interface Tables {
     /** JSON: the booking row as the change left it, or the subject's record. */
     data: string
   }
+  job_leases: {
+    instance_id: string
+    name: string
+    holder: string
+    expires_at: string
+  }
 }
