@@ -15,6 +15,7 @@ import { apiKeyRoutes } from './routes/api-keys.ts'
 import { auditRoutes } from './routes/audit.ts'
 import { eventRoutes } from './routes/events.ts'
 import { privacyRoutes } from './routes/privacy.ts'
+import { catalogRoutes } from './routes/catalog.ts'
 
 /** Every operator route lives under this, one instance per prefix (OPERATOR.md, "Surfaces"). */
 export const ADMIN_ROUTE_PREFIX = '/admin/api/:instance'
@@ -41,7 +42,7 @@ const OPERATOR_DOCUMENT: DocumentSpec = {
   routePrefix: ADMIN_ROUTE_PREFIX,
   surface: 'operator',
   title: 'tourdesk operator API',
-  description: 'What the people who run the tours use: bookings, departures and manifests, staff and API keys, the audit log. '
+  description: 'What the people who run the tours use: bookings, departures and manifests, the catalog (tours, promo codes, policy, settings), staff and API keys, the audit log. '
     + 'Authenticate with an API key (Authorization: Bearer tdk_…) or a staff session (the td_staff cookie from POST /session, with '
     + 'X-CSRF-Token on every write). Errors are RFC 9457 problem+json; x-error-codes lists every code.',
   internal: true,
@@ -56,6 +57,11 @@ const OPERATOR_DOCUMENT: DocumentSpec = {
     'api-keys': { name: 'API keys', description: 'Keys for systems that use the operator API' },
     'audit': { name: 'Audit', description: 'Who changed what, and when' },
     'privacy': { name: 'Privacy', description: "Exporting and erasing one person's data" },
+    'catalog': { name: 'Catalog', description: 'The whole catalog in the catalog file\'s format, edited live' },
+    'tours': { name: 'Tours', description: 'Tours of the catalog, archived ones included; adding, changing, archiving' },
+    'promo-codes': { name: 'Promo codes', description: 'Promo codes and their uses' },
+    'policy': { name: 'Cancellation policy', description: 'The cancellation policy; each edit is a new version' },
+    'settings': { name: 'Settings', description: "The instance's own settings: name, time zone, currency, hold time, origins, limits" },
     'openapi': { name: 'Description', description: 'This OpenAPI document' },
   },
   securitySchemes: {
@@ -90,6 +96,7 @@ export function adminApi(app: FastifyInstance): FastifyPluginAsyncTypebox {
     await admin.register(auditRoutes)
     await admin.register(eventRoutes)
     await admin.register(privacyRoutes)
+    await admin.register(catalogRoutes)
 
     let document: Record<string, unknown> | undefined
     admin.get('/openapi.json', { config: { access: 'public', summary: 'This OpenAPI 3.1 description of the operator API' } }, async (request, reply) => {

@@ -46,6 +46,8 @@ export const ERROR_CODES = {
   departure_ended: { status: 409, title: 'The departure has already ended', surface: 'operator' },
   catalog_invalid: { status: 422, title: 'The catalog breaks a catalog rule', surface: 'operator' },
   catalog_frozen: { status: 409, title: 'Time zone and currency cannot change once the instance has bookings', surface: 'operator' },
+  tour_exists: { status: 409, title: 'A tour with this id already exists', surface: 'operator' },
+  promo_code_exists: { status: 409, title: 'A promo code with this code already exists', surface: 'operator' },
   departure_not_started: { status: 409, title: 'The departure has not started yet', surface: 'operator' },
   internal: { status: 500, title: 'Internal error', surface: 'any' },
   unavailable: { status: 503, title: 'Service temporarily unavailable', surface: 'any' },
