@@ -41,6 +41,11 @@ export interface ContextOptions {
   catalog: CatalogInstance[]
   /** Where `catalog` came from, named in the log line when it differs from the database. */
   catalogSource?: string
+  /**
+   * Log that line (default true). The server says it at start; the CLI does not repeat it on
+   * every command, where it would urge applying the file right after an import of another.
+   */
+  reportCatalogDrift?: boolean
   holdSecondsOverride?: number | null
   clock: Clock
   log?: ContextLog
@@ -62,7 +67,7 @@ export async function openContext(options: ContextOptions): Promise<AppContext> 
     const secret = options.secret ?? await loadServerSecret(store.db, 'csrf')
     const editor = catalogEditor(store)
     const { differing } = await editor.seed(options.catalog, options.clock.now())
-    if (differing.length > 0) {
+    if (differing.length > 0 && (options.reportCatalogDrift ?? true)) {
       options.log?.warn({ instances: differing },
         `the catalog file${options.catalogSource ? ` ${options.catalogSource}` : ''} differs from the database for ${differing.join(', ')}; the database is served. To apply the file: npm run tourdesk -- catalog import ${options.catalogSource ?? 'FILE'}`)
     }
@@ -107,8 +112,9 @@ function rateLimiterFor(settings: Settings, log: ContextLog): RateLimiter | null
 }
 
 /** The context the settings describe (environment variables and the catalog file). */
-export async function createContext(settings: Settings, clock: Clock, log: ContextLog): Promise<AppContext> {
+export async function createContext(settings: Settings, clock: Clock, log: ContextLog, options: Pick<ContextOptions, 'reportCatalogDrift'> = {}): Promise<AppContext> {
   return openContext({
+    ...options,
     database: settings.database,
     catalog: parseCatalogFile(readCatalogText(settings.catalogPath), settings.catalogPath),
     catalogSource: settings.catalogPath,

@@ -5,12 +5,12 @@ import { sendSerialized, serializeAnswer, type AnswerReuse } from '../http/seria
 import { Tour, TourList, TourListQuery, TourParams } from '../schemas/tour.ts'
 import { requireOfferedTour } from '../services/availability.ts'
 
-/** Distinct searches whose answers are kept; the catalog never changes while the process runs. */
+/** Distinct searches whose answers are kept, per catalog version (an edit makes a new version). */
 const SEARCH_ANSWER_LIMIT = 1_000
 
 export const tourRoutes: FastifyPluginAsyncTypebox<AnswerReuse> = async (app, { reuseAnswers }) => {
   // Serializing the list (every tour with its description and add-ons) costs far more than
-  // finding it, and the answer for an instance and a query is fixed once the catalog is loaded.
+  // finding it, and the answer for an instance and a query is fixed for a catalog version.
   const answers = new LruMap<string, Buffer>(SEARCH_ANSWER_LIMIT)
 
   app.get('/tours', {
@@ -23,7 +23,7 @@ export const tourRoutes: FastifyPluginAsyncTypebox<AnswerReuse> = async (app, { 
   }, async (request, reply) => {
     const { catalog } = request
     const q = request.query.q?.trim() || null
-    const key = `${catalog.instance.prefix}\n${q ?? ''}`
+    const key = `${catalog.instance.ref}\n${catalog.version}\n${q ?? ''}`
     let body = answers.get(key)
     if (body === undefined) {
       const tours = q === null ? catalog.tours : searchTours(catalog.searchIndex, q).map((i) => catalog.tours[i])

@@ -28,11 +28,13 @@ export interface CliContext {
 /**
  * Runs `work` on the context the server would build from the same DATABASE_URL and
  * TOURDESK_CONFIG (the one composition root), migrating first so a fresh database works,
- * and closes it afterwards. Rate limits stay off: the CLI answers to no one over HTTP.
+ * and closes it afterwards. Rate limits stay off: the CLI answers to no one over HTTP. The
+ * file seeds an empty database as at the server's start, but whether it differs from the
+ * database is the server's start-up line, not every command's.
  */
 export async function withContext<T>(work: (cli: CliContext) => Promise<T>): Promise<T> {
   const settings = readSettings()
-  const context = await createContext({ ...settings, migrateOnStart: true, rateLimits: false }, systemClock, { warn: (_details, message) => say(message) })
+  const context = await createContext({ ...settings, migrateOnStart: true, rateLimits: false }, systemClock, { warn: (_details, message) => say(message) }, { reportCatalogDrift: false })
     .catch((err: unknown) => {
       if (err instanceof ConfigError) throw err
       throw new CliFailure(`cannot open the ${settings.database.dialect} database: ${err instanceof Error ? err.message : String(err)}`)

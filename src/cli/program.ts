@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander'
 import { ConfigError } from '../config/config-error.ts'
 import { ApiError, type FieldError } from '../errors/api-error.ts'
 import { bookingsCommand } from './commands/bookings.ts'
+import { catalogCommand } from './commands/catalog.ts'
 import { keysCommand } from './commands/keys.ts'
 import { manifestCommand } from './commands/manifest.ts'
 import { migrateCommand } from './commands/migrate.ts'
@@ -12,13 +13,14 @@ import { say } from './io.ts'
 
 function program(): Command {
   const root = new Command('tourdesk')
-    .description('Work on the tourdesk database directly: staff accounts, API keys, bookings, manifests, privacy requests, migrations.\n'
+    .description('Work on the tourdesk database directly: staff accounts, API keys, bookings, manifests, the catalog, privacy requests, migrations.\n'
       + 'Reads DATABASE_URL and TOURDESK_CONFIG like the server. Results go to stdout, messages to stderr; '
       + 'exit 0 on success, 1 on failure, 2 on a usage error.')
     .addCommand(staffCommand())
     .addCommand(keysCommand())
     .addCommand(bookingsCommand())
     .addCommand(manifestCommand())
+    .addCommand(catalogCommand())
     .addCommand(privacyCommand())
     .addCommand(migrateCommand())
   everyCommand(root, (command) => command.exitOverride().showHelpAfterError('(add --help for usage)'))

@@ -21,8 +21,15 @@ const ajv = new Ajv({ allErrors: false, strict: false })
 addFormats.default(ajv)
 const validateCatalog = ajv.compile(CatalogFile)
 
+/** A catalog file that fails validation; `field` names where (null when the file is not JSON), for callers that word it their own way. */
+export class CatalogFileError extends ConfigError {
+  constructor(readonly source: string, readonly field: string | null, readonly reason: string) {
+    super(field === null ? `TOURDESK_CONFIG ${source} ${reason}` : `TOURDESK_CONFIG ${source}: ${field} ${reason}`)
+  }
+}
+
 function fail(source: string, where: string, message: string): never {
-  throw new ConfigError(`TOURDESK_CONFIG ${source}: ${where} ${message}`)
+  throw new CatalogFileError(source, where, message)
 }
 
 /** The instance as the service runs it: the file's optional settings given their defaults. */
@@ -43,7 +50,7 @@ export function parseCatalogFile(text: string, source: string): CatalogInstance[
   try {
     data = JSON.parse(text)
   } catch (err) {
-    throw new ConfigError(`TOURDESK_CONFIG ${source} is not valid JSON: ${(err as Error).message}`)
+    throw new CatalogFileError(source, null, `is not valid JSON: ${(err as Error).message}`)
   }
   if (!validateCatalog(data)) {
     const first = validateCatalog.errors![0]

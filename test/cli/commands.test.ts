@@ -152,7 +152,7 @@ test('a usage error exits 2 with the reason on stderr and nothing on stdout', as
 
 test('--help works on every command, on stdout, with exit 0', async () => {
   const commands = [[], ['staff'], ['staff', 'add'], ['staff', 'list'], ['staff', 'disable'], ['keys'], ['keys', 'create'], ['keys', 'list'], ['keys', 'revoke'],
-    ['bookings'], ['bookings', 'list'], ['manifest'], ['privacy'], ['privacy', 'export'], ['privacy', 'erase'], ['migrate']]
+    ['bookings'], ['bookings', 'list'], ['manifest'], ['catalog'], ['catalog', 'import'], ['catalog', 'export'], ['privacy'], ['privacy', 'export'], ['privacy', 'erase'], ['migrate']]
   const runs = await inBatches(commands, (command) => runCli([...command, '--help'], { env: { DATABASE_URL: 'sqlite:/nonexistent/never-opened.db' } }))
   runs.forEach((result, i) => {
     const name = ['tourdesk', ...commands[i]].join(' ')

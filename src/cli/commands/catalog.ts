@@ -1,0 +1,111 @@
+import { readFileSync } from 'node:fs'
+import { Command, Option } from 'commander'
+import { editSummary } from '../../admin/catalog-view.ts'
+import { CatalogFileError, parseCatalogFile } from '../../config/catalog.ts'
+import { ApiError, type FieldError } from '../../errors/api-error.ts'
+import type { CatalogInstance } from '../../schemas/catalog.ts'
+import type { CatalogEditResult } from '../../services/catalog-editor.ts'
+import { cliActor, instanceNamed, withContext } from '../context.ts'
+import { CliFailure } from '../failure.ts'
+import { print, progress } from '../io.ts'
+import { instanceOption } from '../options.ts'
+
+type SummaryFormat = 'text' | 'json'
+
+/** What an import did (or would do) to one instance: the operator API's change summary, and which instance. */
+type Summary = ReturnType<typeof editSummary> & Pick<CatalogEditResult, 'instance'>
+
+/** The instances of FILE, checked as the server checks TOURDESK_CONFIG (src/config/catalog.ts); a bad one fails naming the field. */
+function readCatalogFile(file: string): CatalogInstance[] {
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (err) {
+    throw new CliFailure(`cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`)
+  }
+  try {
+    return parseCatalogFile(text, file)
+  } catch (err) {
+    if (err instanceof CatalogFileError) throw new CliFailure(err.field === null ? `${file} ${err.reason}` : `${file}: ${err.field} ${err.reason}`)
+    throw err
+  }
+}
+
+/** A rule the database's state adds (a prefix another instance has, a frozen currency), named where it is in FILE. */
+function refusal(file: string, index: number, err: unknown): unknown {
+  if (!(err instanceof ApiError)) return err
+  const errors = (err.extra.errors as FieldError[] | undefined) ?? []
+  const fields = errors.map((e) => `instances[${index}]${e.field === '(body)' ? '' : `.${e.field}`} ${e.message}`)
+  return new CliFailure(`${file}: ${fields.length > 0 ? fields.join('; ') : err.message}`)
+}
+
+function summaryText({ instance, dry_run, catalog_version, changes, orphaned_departures, capacity_kept }: Summary): string {
+  const count = changes.length === 0 ? 'no changes' : `${changes.length} change${changes.length === 1 ? '' : 's'}`
+  const state = dry_run ? (changes.length === 0 ? '' : ' (dry run: nothing changed)') : `, catalog version ${catalog_version}`
+  const lines = [`${instance.prefix} (${instance.ref}): ${count}${state}`]
+  for (const { action, target, fields } of changes) {
+    const detail = action.endsWith('.updated') ? `: ${fields.join(', ')}` : ''
+    lines.push(`  ${action} ${target.id}${detail}`)
+  }
+  for (const d of orphaned_departures) lines.push(`  orphaned departure ${d.tour_id} ${d.start}: off the schedule, kept for ${d.seats_taken} seats taken`)
+  for (const d of capacity_kept) {
+    lines.push(`  capacity kept ${d.tour_id} ${d.start}: ${d.capacity} (${d.reason === 'set_by_operator' ? 'set by an operator' : `${d.seats_taken} seats taken`})`)
+  }
+  return lines.join('\n')
+}
+
+/** `tourdesk catalog import|export`: the catalog file in and out of the database, through the one catalog editor (src/services/catalog-editor.ts). */
+export function catalogCommand(): Command {
+  const catalog = new Command('catalog').description('the catalog in the database, in and out as a catalog file (docs/catalog.md)')
+
+  catalog.command('import')
+    .description('apply a catalog file: every instance in it, matched by ref (a new ref creates the instance, and running nodes start serving it '
+      + 'within 2 seconds); prints what changed per instance. Nothing is applied if any instance is refused. '
+      + 'Tours left out that have bookings are archived, not deleted.')
+    .argument('<file>', 'the catalog file (JSON, as docs/catalog.md describes)')
+    .option('--dry-run', 'print what would change and change nothing')
+    .addOption(new Option('--format <format>', 'the summary as text or json (default: text when stdout is a terminal, else json)').choices(['text', 'json']))
+    .action(async (file: string, options: { dryRun?: boolean, format?: SummaryFormat }) => {
+      const instances = readCatalogFile(file)
+      const format = options.format ?? (process.stdout.isTTY ? 'text' : 'json')
+      await withContext(async ({ context }) => {
+        const applyOne = async (instance: CatalogInstance, index: number, dryRun: boolean): Promise<Summary> => {
+          const result = await context.catalogEditor
+            .apply(instance.ref, () => instance, { actor: cliActor(), now: context.clock.now(), dryRun, mayCreate: true })
+            .catch((err: unknown) => { throw refusal(file, index, err) })
+          return { instance: result.instance, ...editSummary(result) }
+        }
+        const shown = progress()
+        const applyAll = async (dryRun: boolean): Promise<Summary[]> => {
+          const summaries: Summary[] = []
+          for (const [index, instance] of instances.entries()) {
+            shown.update(`tourdesk: ${dryRun ? 'checking' : 'importing'} ${instance.prefix} (${index + 1} of ${instances.length}, ${instance.tours.length} tours)`)
+            summaries.push(await applyOne(instance, index, dryRun))
+          }
+          shown.done()
+          return summaries
+        }
+        // Every instance is checked against the database first, so a refused one leaves the others unapplied too.
+        let summaries = await applyAll(true)
+        if (!options.dryRun) summaries = await applyAll(false)
+        print(format === 'json' ? JSON.stringify(summaries, null, 2) : summaries.map(summaryText).join('\n'))
+      })
+    })
+
+  catalog.command('export')
+    .description('print the instance in the catalog file format ({"instances": [...]}, archived tours included); importing it changes nothing')
+    .addOption(instanceOption())
+    .action(async (options: { instance: string }) => {
+      await withContext(async ({ context }) => {
+        const { instance } = instanceNamed(context, options.instance)
+        const shown = progress()
+        shown.update(`tourdesk: reading ${instance.prefix}`)
+        const current = await context.catalogEditor.read(instance.ref)
+        shown.done()
+        if (!current) throw new CliFailure(`the instance ${instance.prefix} is no longer in the database`)
+        print(JSON.stringify({ instances: [current] }, null, 2))
+      })
+    })
+
+  return catalog
+}
