@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import type { Temporal } from 'temporal-polyfill'
 import { openStore } from '../src/store/store.ts'
+import { measureCatalogEdits } from './catalog-edits.ts'
 import type { BenchDatabase } from './databases.ts'
 import { measureLoad, type LoadFigures } from './load.ts'
 import type { StartedProcess } from './node-process.ts'
@@ -141,7 +142,8 @@ async function measureOperatorReads(newDatabase: NewDatabase, ctx: RunContext): 
  * the first cold start), gets the small seed, and serves the reads, then the writes, which
  * add bookings. Between them, two more services that reuse no answers, on the small and
  * the large seed, give the growth comparison. Last, with those stopped and the large
- * database gone, the operator's reads get a database and a service of their own.
+ * database gone, the operator's reads get a database and a service of their own, and so do
+ * the catalog edits (catalog-edits.ts).
  */
 export async function benchDatabase(dialect: MeasuredDatabase['dialect'], newDatabase: NewDatabase, ctx: RunContext): Promise<MeasuredDatabase> {
   const { settings } = ctx
@@ -185,6 +187,7 @@ export async function benchDatabase(dialect: MeasuredDatabase['dialect'], newDat
     await main.stop()
     await largeDatabase.drop()
     const operator = await measureOperatorReads(newDatabase, ctx)
+    const catalogEdits = await measureCatalogEdits(newDatabase, ctx)
 
     return {
       dialect,
@@ -202,6 +205,7 @@ export async function benchDatabase(dialect: MeasuredDatabase['dialect'], newDat
         endpoints: growthEndpoints,
       },
       operator,
+      catalogEdits,
     }
   } finally {
     await largeService?.stop()

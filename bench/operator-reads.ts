@@ -31,7 +31,7 @@ async function json(url: string, init?: RequestInit): Promise<any> {
 }
 
 /** An API key of the manager role, made through the store as `tourdesk keys create` does, before any request needs it. */
-async function createApiKey(database: BenchDatabase, now: Temporal.Instant): Promise<string> {
+export async function createApiKey(database: BenchDatabase, now: Temporal.Instant): Promise<string> {
   const store = await openStore(database.target, { migrate: false })
   try {
     const { secret } = await staffAuth(store, 'bench').createKey(BENCH_REF, { name: 'bench', role: 'manager' }, { type: 'system', id: null, name: 'bench' }, now)

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 
 /** Resident memory of one process from /proc (Linux); null where /proc is not available. */
 export interface ProcessMemory {
@@ -18,4 +18,17 @@ export function readProcessMemory(pid: number): ProcessMemory | null {
   const rssBytes = kib('VmRSS')
   const peakBytes = kib('VmHWM')
   return Number.isFinite(rssBytes) && Number.isFinite(peakBytes) ? { rssBytes, peakBytes } : null
+}
+
+/**
+ * Starts VmHWM afresh from the current resident size (Linux: `5` to /proc/PID/clear_refs), so
+ * that a later peak tells what happened since; false where that is not possible.
+ */
+export function resetPeakMemory(pid: number): boolean {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5')
+    return true
+  } catch {
+    return false
+  }
 }

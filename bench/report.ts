@@ -1,5 +1,5 @@
 import type { LoadFigures } from './load.ts'
-import type { BenchReport, MeasuredDatabase, OperatorResults } from './results-model.ts'
+import type { BenchReport, CatalogEditResults, MeasuredDatabase, NodeMemory, OperatorResults } from './results-model.ts'
 import { checkTargets } from './targets.ts'
 
 const DIALECT_NAMES = { sqlite: 'SQLite', postgres: 'PostgreSQL' } as const
@@ -54,7 +54,53 @@ function databaseSection(result: MeasuredDatabase, settings: BenchReport['settin
     `- Seeding took ${small.seedSeconds.toFixed(1)} s (small) and ${large.seedSeconds.toFixed(1)} s (large).`,
     `- The service on the large database (${count(large.tours)} tours) started in ${Math.round(large.coldStartMs)} ms and peaked at ${megabytes(large.peakRssBytes)}.`,
     ...result.operator ? ['', operatorSection(result.operator, settings)] : [],
+    ...result.catalogEdits ? ['', catalogEditSection(result.catalogEdits, settings)] : [],
   ].join('\n')
+}
+
+function catalogEditSection(results: CatalogEditResults, settings: BenchReport['settings']): string {
+  const edits = settings.catalogEdits
+  const lines = ['### Catalog edits (issue 15)', '']
+  const reads = results.readsUnderEdits
+  if (reads) {
+    lines.push(
+      `Guests' reads of the ${count(reads.tours)}-tour catalog at ${edits.connections} connections, ${edits.durationSeconds} s each after ${edits.warmupSeconds} s `
+        + 'of warm-up, first with no edits, then on the same service while it takes a manager\'s edits over HTTP: PUT /admin/api/bench/tours/{id} with an API key '
+        + `of the manager role, ${reads.editsPerSecond} a second, one at a time, each moving a tour's price. Each edit is a new catalog version, so the answers `
+        + 'kept before it are made again after it. Edit latencies are to the PUT\'s answer, which comes once the node serves the new version.',
+      '',
+      table(['request', 'edits', 'req/s', 'p50', 'p99', 'max', 'errors', 'edits made (failed)', 'edits/s', 'edit p50', 'edit p99'],
+        reads.reads.flatMap((r) => [
+          [r.request, 'none', ...figureCells(r.withoutEdits).slice(0, 4), `${count(r.withoutEdits.errors)}${statusNote(r.withoutEdits)}`, '', '', '', ''],
+          [r.request, `${reads.editsPerSecond}/s`, ...figureCells(r).slice(0, 4), `${count(r.errors)}${statusNote(r)}`,
+            `${count(r.edits.edits)} (${count(r.edits.failed)})`, r.edits.perSecond.toFixed(1), ms(Math.round(r.edits.latencyMs.p50)), ms(Math.round(r.edits.latencyMs.p99))],
+        ])),
+      '',
+    )
+  }
+  const spread = results.propagation
+  if (spread) {
+    const node = (name: string, memory: NodeMemory) => [name, `${Math.round(memory.coldStartMs)} ms`, megabytes(memory.startPeakRssBytes), megabytes(memory.servingPeakRssBytes)]
+    const seconds = (msValue: number) => `${(msValue / 1000).toFixed(2)} s`
+    lines.push(
+      `Two nodes on one database serve an instance of ${count(spread.tours)} tours, put in the database before they start. Each node first streams the whole `
+        + `list (\`${spread.wholeList.request}\`, ${megabytes(spread.wholeList.bytes)}) to ${edits.listConnections} connections for ${edits.listSeconds} s. Then `
+        + `${spread.edits.length} edits, one after the other, go to the editing node as PUT /tours/{id}; each is timed from its commit (the instance's `
+        + 'catalog_version seen to move in the database, read every 2 ms) to the first answer of GET /tours/{id} with the new price from each node (asked every 5 ms).',
+      '',
+      table(['edit', 'commit → other node', 'commit → editing node', 'commit → PUT answer'],
+        spread.edits.map((e, i) => [String(i + 1), seconds(e.toOtherNodeMs), seconds(e.toEditingNodeMs), seconds(e.toPutAnswerMs)])),
+      '',
+      table(['node', 'whole list: req/s', 'p50', 'p99', 'max', 'errors'], [
+        ['editing', ...figureCells(spread.wholeList.editing)],
+        ['other', ...figureCells(spread.wholeList.other)],
+      ]),
+      '',
+      table(['node', 'cold start', 'peak RSS once started', 'peak RSS since (lists, edits)'], [node('editing', spread.editing), node('other', spread.other)]),
+    )
+  }
+  if (results.missing.length > 0) lines.push('', `- Not in this build, so not measured: ${results.missing.map((m) => `\`${m}\``).join(', ')}.`)
+  return lines.join('\n')
 }
 
 function operatorSection(operator: OperatorResults, settings: BenchReport['settings']): string {
@@ -80,24 +126,32 @@ function operatorSection(operator: OperatorResults, settings: BenchReport['setti
   ].join('\n')
 }
 
+/** The arguments that ran `report`, as `npm run bench` takes them. */
+function benchArguments(report: BenchReport): string {
+  const args = [...report.mode === 'quick' ? ['--quick'] : [], ...report.only ? ['--only', report.only] : []]
+  return args.length === 0 ? '' : ` -- ${args.join(' ')}`
+}
+
 export function formatReport(report: BenchReport): string {
   const m = report.machine
   const sections = report.databases.map((d) => (d.status === 'measured'
     ? databaseSection(d, report.settings)
-    : `## ${DIALECT_NAMES[d.dialect]}\n\n${DIALECT_NAMES[d.dialect]}: ${d.status} (${d.reason})`))
+    : d.status === 'sections'
+      ? `## ${DIALECT_NAMES[d.dialect]}\n\n${catalogEditSection(d.catalogEdits, report.settings)}`
+      : `## ${DIALECT_NAMES[d.dialect]}\n\n${DIALECT_NAMES[d.dialect]}: ${d.status} (${d.reason})`))
   const targets = checkTargets(report)
   return [
-    `# tourdesk benchmark, ${report.date}${report.mode === 'quick' ? ' (quick run: figures not comparable)' : ''}`,
+    `# tourdesk benchmark, ${report.date}${report.mode === 'quick' ? ' (quick run: figures not comparable)' : ''}${report.only ? ` (${report.only} only)` : ''}`,
     '',
     `${m.cpus} × ${m.cpuModel}, ${megabytes(m.memoryBytes)} memory, ${m.platform}, Node.js ${m.node}. The load generator`
       + ' (autocannon) runs on the same machine as the service, as issue 7 asks.'
       + ` 1-minute load average: ${report.loadAverage.start.toFixed(2)} at the start, ${report.loadAverage.end.toFixed(2)} at the end.`,
     ...(report.note ? ['', `Note: ${report.note}`] : []),
     '',
-    `Run from ${report.startedAt} to ${report.finishedAt}${report.commit ? ` at commit ${report.commit}` : ''}. Reproduce with \`npm run bench${report.mode === 'quick' ? ' -- --quick' : ''}\`.`,
+    `Run from ${report.startedAt} to ${report.finishedAt}${report.commit ? ` at commit ${report.commit}` : ''}. Reproduce with \`npm run bench${benchArguments(report)}\`.`,
     '',
     ...sections.flatMap((s) => [s, '']),
-    '## Targets (issues 7, 12 and 13)',
+    '## Targets (issues 7, 12, 13 and 15)',
     '',
     targets.length === 0
       ? 'No database was measured.'

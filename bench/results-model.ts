@@ -59,6 +59,59 @@ export interface OperatorResults {
   missing: string[]
 }
 
+/** A manager's catalog edits at a fixed pace, while the reads ran. */
+export interface EditFigures {
+  /** PUT /tours/{id} answered 200. */
+  edits: number
+  failed: number
+  /** Edits made per second of the run (the pace asked for at most). */
+  perSecond: number
+  /** Each edit's time to its answer, which the node sends once it serves the new version. */
+  latencyMs: { p50: number, p99: number, max: number }
+}
+
+export interface ReadUnderEdits extends LoadFigures {
+  name: string
+  request: string
+  connections: number
+  edits: EditFigures
+  /** The same read on the same service just before, with no edits: what the edits add, whatever the machine's load. */
+  withoutEdits: LoadFigures
+}
+
+/** One edit of the large instance, timed from its commit (seen in the database) to each node's first answer with the new price. */
+export interface TimedEdit {
+  toOtherNodeMs: number
+  /** The node the edit was sent to; it answers the PUT once it serves the new version. */
+  toEditingNodeMs: number
+  toPutAnswerMs: number
+}
+
+export interface NodeMemory {
+  coldStartMs: number
+  /** VmHWM once started (loading the instance and comparing it with the catalog file). */
+  startPeakRssBytes: number | null
+  /** VmHWM from then on (it is reset after the start): the lists streamed, the edits reloaded. */
+  servingPeakRssBytes: number | null
+}
+
+/** Issue 15's catalog figures. */
+export interface CatalogEditResults {
+  /** Reads on the small catalog, on a service that also takes the edits. */
+  readsUnderEdits: { tours: number, editsPerSecond: number, reads: ReadUnderEdits[] } | null
+  /** Two nodes on one database serving the large instance. */
+  propagation: {
+    tours: number
+    /** The whole list, streamed by each node (editing node first) before the edits. */
+    wholeList: { request: string, bytes: number, editing: LoadFigures, other: LoadFigures }
+    edits: TimedEdit[]
+    editing: NodeMemory
+    other: NodeMemory
+  } | null
+  /** Operator routes not in the build measured (answered with the router's 404). */
+  missing: string[]
+}
+
 export interface MeasuredDatabase {
   dialect: 'sqlite' | 'postgres'
   status: 'measured'
@@ -73,6 +126,15 @@ export interface MeasuredDatabase {
   growth: { sizes: { small: GrowthSizeResult, large: GrowthSizeResult }, endpoints: GrowthResult[] }
   /** Absent from results written before issue 13. */
   operator?: OperatorResults
+  /** Absent from results written before issue 15. */
+  catalogEdits?: CatalogEditResults
+}
+
+/** A run of some sections only (`npm run bench -- --only catalog-edits`): their figures, nothing else. */
+export interface SectionsMeasured {
+  dialect: 'sqlite' | 'postgres'
+  status: 'sections'
+  catalogEdits: CatalogEditResults
 }
 
 export interface UnmeasuredDatabase {
@@ -81,7 +143,7 @@ export interface UnmeasuredDatabase {
   reason: string
 }
 
-export type DatabaseResult = MeasuredDatabase | UnmeasuredDatabase
+export type DatabaseResult = MeasuredDatabase | SectionsMeasured | UnmeasuredDatabase
 
 export interface BenchReport {
   date: string
@@ -95,5 +157,7 @@ export interface BenchReport {
   /** 1-minute load average when the run started and ended: above 0 shows other work on the machine. */
   loadAverage: { start: number, end: number }
   settings: BenchSettings
+  /** The sections run when not all were (`--only`); absent or null for a whole run. */
+  only?: string | null
   databases: DatabaseResult[]
 }

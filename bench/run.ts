@@ -1,7 +1,9 @@
 /**
- * `npm run bench [-- --quick] [-- --out DIR] [-- --note TEXT]`: measures the service against
- * a bare Fastify ceiling on SQLite, and on PostgreSQL when it is reachable, then prints the
- * report and writes it as <date>.md and <date>.json (see README, "Benchmarks").
+ * `npm run bench [-- --quick] [-- --out DIR] [-- --note TEXT] [-- --only catalog-edits]`:
+ * measures the service against a bare Fastify ceiling on SQLite, and on PostgreSQL when it
+ * is reachable, then prints the report and writes it as <date>.md and <date>.json (see
+ * README, "Benchmarks"). `--only catalog-edits` runs issue 15's section alone, into
+ * <date>-catalog-edits.md and .json.
  */
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -11,6 +13,7 @@ import { parseArgs } from 'node:util'
 import { Temporal } from 'temporal-polyfill'
 import { todayIn } from '../src/domain/instant-format.ts'
 import { BENCH_TIME_ZONE, writeBenchCatalog } from './catalog.ts'
+import { measureCatalogEdits } from './catalog-edits.ts'
 import { benchDatabase, type RunContext } from './database-run.ts'
 import { postgresDatabase, postgresUnavailableReason, sqliteDatabase, type BenchDatabase } from './databases.ts'
 import { ROOT } from './node-process.ts'
@@ -24,11 +27,19 @@ const { values: args } = parseArgs({
     quick: { type: 'boolean', default: false },
     out: { type: 'string' },
     note: { type: 'string' },
+    only: { type: 'string' },
   },
 })
+/** The sections `--only` runs by themselves. */
+const SECTIONS = ['catalog-edits']
+if (args.only !== undefined && !SECTIONS.includes(args.only)) {
+  process.stderr.write(`--only takes ${SECTIONS.join(', ')}, not "${args.only}"\n`)
+  process.exit(2)
+}
 const settings = args.quick ? QUICK : FULL
-// Quick runs only prove the bench works; their files go to the git-ignored test-output/.
-const outDir = args.out ?? join(ROOT, args.quick ? 'test-output/bench' : 'bench/results')
+// Quick runs only prove the bench works, and a section alone is not the record of a build:
+// their files go to the git-ignored test-output/.
+const outDir = args.out ?? join(ROOT, args.quick || args.only ? 'test-output/bench' : 'bench/results')
 
 const startedAt = new Date()
 const loadAtStart = os.loadavg()[0]
@@ -40,6 +51,7 @@ const progress = (message: string) => process.stderr.write(`bench [${((Date.now(
 
 async function measure(dialect: MeasuredDatabase['dialect'], newDatabase: (name: string) => Promise<BenchDatabase>, ctx: RunContext): Promise<DatabaseResult> {
   try {
+    if (args.only === 'catalog-edits') return { dialect, status: 'sections', catalogEdits: await measureCatalogEdits(newDatabase, ctx) }
     return await benchDatabase(dialect, newDatabase, ctx)
   } catch (err) {
     progress(`${dialect} failed: ${(err as Error).stack}`)
@@ -97,11 +109,13 @@ const report: BenchReport = {
   machine: { cpus: cpus.length, cpuModel: cpus[0]?.model ?? 'unknown', memoryBytes: os.totalmem(), platform: `${os.type()} ${os.release()}`, node: process.version },
   loadAverage: { start: loadAtStart, end: os.loadavg()[0] },
   settings,
+  only: args.only ?? null,
   databases,
 }
 const markdown = formatReport(report)
+const fileBase = join(outDir, args.only ? `${report.date}-${args.only}` : report.date)
 mkdirSync(outDir, { recursive: true })
-writeFileSync(join(outDir, `${report.date}.md`), markdown)
-writeFileSync(join(outDir, `${report.date}.json`), `${JSON.stringify(report, null, 2)}\n`)
-process.stdout.write(`${markdown}\nWritten to ${join(outDir, report.date)}.md and .json\n`)
+writeFileSync(`${fileBase}.md`, markdown)
+writeFileSync(`${fileBase}.json`, `${JSON.stringify(report, null, 2)}\n`)
+process.stdout.write(`${markdown}\nWritten to ${fileBase}.md and .json\n`)
 process.exitCode = databases.some((d) => d.status === 'failed') ? 1 : 0

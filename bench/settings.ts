@@ -31,6 +31,21 @@ export interface BenchSettings {
     /** Bookings the CSV export holds (at least). */
     exportBookings: number
   }
+  /** Issue 15: guests' reads while a manager edits the catalog, and an edit's way to another node. */
+  catalogEdits: {
+    /** The manager's pace, one edit at a time (PUT /tours/{id} on the node measured). */
+    editsPerSecond: number
+    connections: number
+    durationSeconds: number
+    warmupSeconds: number
+    /** The instance served by two nodes, on which each edit is timed from its commit to the other node's answer. */
+    largeTours: number
+    /** Edits timed on it, one after the other. */
+    timedEdits: number
+    /** Before the edits, each node streams the whole tour list to this many connections for this long. */
+    listConnections: number
+    listSeconds: number
+  }
 }
 
 export const FULL: BenchSettings = {
@@ -57,6 +72,16 @@ export const FULL: BenchSettings = {
     manifestGuests: 200,
     exportBookings: 100_000,
   },
+  catalogEdits: {
+    editsPerSecond: 10,
+    connections: 50,
+    durationSeconds: 10,
+    warmupSeconds: 3,
+    largeTours: 10_000,
+    timedEdits: 5,
+    listConnections: 5,
+    listSeconds: 3,
+  },
 }
 
 export const QUICK: BenchSettings = {
@@ -80,5 +105,15 @@ export const QUICK: BenchSettings = {
     warmupSeconds: 0.1,
     manifestGuests: 20,
     exportBookings: 1_000,
+  },
+  catalogEdits: {
+    editsPerSecond: 10,
+    connections: 10,
+    durationSeconds: 0.5,
+    warmupSeconds: 0.1,
+    largeTours: 100,
+    timedEdits: 1,
+    listConnections: 2,
+    listSeconds: 0.3,
   },
 }

@@ -34,6 +34,8 @@ export interface paths {
         /**
          * List tours in catalog order, or search them by relevance with q
          * @description Every tour of the catalog. With q, the tours whose title, summary, tags or meeting point match its words, case and accents ignored, most relevant first.
+         *
+         *     Without limit and cursor the answer is the whole list, as it always was, with no next_cursor. With limit or cursor it is one page: at most limit tours (50 when only cursor is given, 200 at most) and next_cursor, which fetches the next page when passed as cursor with the same q, and is null on the last page; total still counts the whole list. A cursor continues after the tour its page ended with, wherever a catalog change has moved it since, or at the same position if that tour has left the list; a cursor from another q, or not from this list, is 400 validation_failed. A large catalog is best read in pages: its whole list can be many megabytes.
          */
         get: operations["getTours"];
         put?: never;
@@ -363,9 +365,13 @@ export interface components {
          */
         TourList: {
             tours: components["schemas"]["Tour"][];
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Tours in the whole list (every match of q), on every page
+             */
             total: number;
             q: string | null;
+            next_cursor?: string | null;
         };
         /**
          * @example {
@@ -1328,6 +1334,16 @@ export interface operations {
                  * @example alfama
                  */
                 q?: string;
+                /**
+                 * @description Answer one page of at most this many tours, 1 to 200 (50 when only cursor is given)
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description The previous page's next_cursor, with the same q; omit for the first page
+                 * @example WyIiLCJhbGZhbWEtd2FsayIsMF0
+                 */
+                cursor?: string;
             };
             header?: never;
             path?: never;

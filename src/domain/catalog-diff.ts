@@ -1,4 +1,5 @@
 import type { CatalogInstance, CatalogPolicy, CatalogPromoCode, CatalogTour } from '../schemas/catalog.ts'
+import { jsonEqual } from './json-equal.ts'
 
 export type CatalogTargetType = 'instance' | 'policy' | 'tour' | 'promo_code'
 
@@ -17,7 +18,8 @@ export function canonicalJson(value: unknown): string {
     : v)
 }
 
-const same = (a: unknown, b: unknown) => canonicalJson(a) === canonicalJson(b)
+/** Equal as canonicalJson texts, told without writing them (a catalog of thousands of tours is compared field by field). */
+const same = jsonEqual
 
 /** The top-level fields of `after` that differ from `before` (absent counts as a value), each side holding only those. */
 function changedFields(before: Record<string, unknown>, after: Record<string, unknown>): { before: Record<string, unknown>, after: Record<string, unknown> } | null {

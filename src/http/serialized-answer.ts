@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream'
 import type { FastifyReply } from 'fastify'
 
 /** Options of the routes that keep serialized answers; TOURDESK_REUSE_ANSWERS=off turns it off. */
@@ -13,9 +14,9 @@ export function serializeAnswer(reply: FastifyReply, value: unknown): string {
 }
 
 /**
- * Sends a body made by `serializeAnswer`, so an answer kept for reuse is byte for byte what
- * the schema would produce now.
+ * Sends a body made by `serializeAnswer` (or by `serializeList`, whole or as a stream), so an
+ * answer kept for reuse is byte for byte what the schema would produce now.
  */
-export function sendSerialized(reply: FastifyReply, body: string | Buffer): FastifyReply {
+export function sendSerialized(reply: FastifyReply, body: string | Buffer | Readable): FastifyReply {
   return reply.type('application/json; charset=utf-8').send(body)
 }

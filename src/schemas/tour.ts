@@ -61,15 +61,30 @@ export const Tour = named('Tour', Type.Object({
 }, { examples: [TOUR_EXAMPLE] }))
 export type Tour = Static<typeof Tour>
 
+/** Tours per page when a cursor is given without a limit, and the most a page may hold. */
+export const TOUR_PAGE_DEFAULT = 50
+export const TOUR_PAGE_MAX = 200
+
 export const TourList = named('TourList', Type.Object({
   tours: Type.Array(Tour),
-  total: Type.Integer(),
+  total: Type.Integer({ description: 'Tours in the whole list (every match of q), on every page' }),
   q: Nullable(Type.String()),
+  next_cursor: Type.Optional(Nullable(Type.String({
+    description: 'Only when limit or cursor was given: pass it as cursor for the next page; null on the last page',
+  }))),
 }, { examples: [{ tours: [TOUR_EXAMPLE], total: 1, q: 'alfama' }] }))
 export type TourList = Static<typeof TourList>
 
 export const TourListQuery = Type.Object({
   q: Type.Optional(Type.String({ maxLength: 200, description: 'Search words; case- and accent-insensitive', examples: ['alfama'] })),
+  limit: Type.Optional(Type.Integer({
+    minimum: 1, maximum: TOUR_PAGE_MAX,
+    description: `Answer one page of at most this many tours, 1 to ${TOUR_PAGE_MAX} (${TOUR_PAGE_DEFAULT} when only cursor is given)`,
+    examples: [50],
+  })),
+  cursor: Type.Optional(Type.String({
+    minLength: 1, maxLength: 400, description: "The previous page's next_cursor, with the same q; omit for the first page", examples: ['WyIiLCJhbGZhbWEtd2FsayIsMF0'],
+  })),
 })
 
 export const TourParams = Type.Object({

@@ -22,8 +22,8 @@ interface KeptAnswer {
 
 /**
  * Serialized availability answers, reused while nothing that changes them has happened:
- * no commit touched seats, holds or departures (the store's change token is the same)
- * and no cutoff, start or hold lapse in the window has come. A busy tour page is read far
+ * the catalog version is the same, no commit touched seats, holds or departures (the
+ * store's change token is the same) and no cutoff, start or hold lapse in the window has come. A busy tour page is read far
  * more often than it is booked, and reading and formatting a window costs much more than
  * sending it.
  */
@@ -40,7 +40,11 @@ export class AvailabilityAnswers {
   async body(catalog: InstanceCatalog, now: Temporal.Instant, window: AvailabilityWindow,
     serialize: (answer: Availability) => string): Promise<Buffer> {
     const nowMs = now.epochMilliseconds
-    const key = `${catalog.instance.prefix} ${window.key}`
+    // The catalog version is part of the key (with the instance's ref, which unlike its prefix
+    // never changes): on another node a catalog edit's commit can move the change token before
+    // this node has loaded the new version, and an answer read from the old version under the
+    // new token must not outlive that version.
+    const key = `${catalog.instance.ref} ${catalog.version} ${window.key}`
     // Taken before the read: a commit that lands during the read changes the token, so an
     // answer that may have missed it is not reused.
     const changeToken = this.#reuse ? this.#store.changeToken() : null

@@ -1,9 +1,10 @@
 import { Ajv, type ErrorObject } from 'ajv'
 import addFormats from 'ajv-formats'
 import { Temporal } from 'temporal-polyfill'
-import { canonicalJson, diffCatalog, samePolicyTerms, type CatalogChange } from '../domain/catalog-diff.ts'
+import { diffCatalog, samePolicyTerms, type CatalogChange } from '../domain/catalog-diff.ts'
 import { catalogIssues } from '../domain/catalog-rules.ts'
 import { formatStoredInZone, fromStoredInstant, toStoredInstant } from '../domain/instant-format.ts'
+import { jsonEqual } from '../domain/json-equal.ts'
 import { findDeparture } from '../domain/schedule.ts'
 import { ApiError, type FieldError } from '../errors/api-error.ts'
 import { CatalogInstance, type CatalogTour } from '../schemas/catalog.ts'
@@ -260,7 +261,7 @@ function sameCatalog(a: CatalogInstance, b: CatalogInstance): boolean {
     cancellation_policy: { ...instance.cancellation_policy, version: 0 },
     tours: instance.tours.map(({ archived, ...tour }) => (archived ? { ...tour, archived } : tour)),
   })
-  return canonicalJson(normal(a)) === canonicalJson(normal(b))
+  return jsonEqual(normal(a), normal(b))
 }
 
 export type CatalogEditor = ReturnType<typeof catalogEditor>

@@ -75,8 +75,10 @@ export class CatalogRegistry {
         next.set(known.instance.prefix, known)
         continue
       }
-      const raw = await this.#store.read(() => catalog.read(ref))
-      if (raw) next.set(raw.prefix, buildInstanceCatalog(toInstance(raw, this.#options.holdSecondsOverride), version))
+      // One transaction, the instance's row shared-locked: no edit commits halfway through the
+      // read, so a version never mixes two edits (a price from one, its add-ons from another).
+      const read = await this.#store.write(() => catalog.readLocked(ref))
+      if (read) next.set(read.instance.prefix, buildInstanceCatalog(toInstance(read.instance, this.#options.holdSecondsOverride), read.version, known))
     }
     this.#byPrefix = next
   }

@@ -46,6 +46,18 @@ export function catalogRepository({ dialect }: Database) {
       return row ? Number(row.catalog_version) : null
     },
 
+    /**
+     * The instance and its catalog version, read whole: on PostgreSQL its row is share-locked
+     * first, so no edit (which takes the row for update) commits between the statements.
+     */
+    *readLocked(instanceId: string): Plan<{ version: number, instance: CatalogInstance } | null> {
+      const { rows: [row] } = yield* statement<{ catalog_version: number }>(
+        `select catalog_version from catalog_instances where instance_id = ?${dialect === 'postgres' ? ' for share' : ''}`, [instanceId])
+      if (!row) return null
+      const instance = yield* this.read(instanceId)
+      return instance && { version: Number(row.catalog_version), instance }
+    },
+
     /** The instance in the catalog file's format, archived tours included (with `archived: true`). */
     *read(instanceId: string): Plan<CatalogInstance | null> {
       const { rows: [head] } = yield* statement<any>('select * from catalog_instances where instance_id = ?', [instanceId])

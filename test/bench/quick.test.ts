@@ -11,7 +11,7 @@ import type { BenchReport } from '../../bench/results-model.ts'
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const ENDPOINTS = ['tours', 'search', 'availability-7', 'availability-14', 'hold-release', 'hold-checkout']
 
-test('npm run bench -- --quick measures every endpoint and growth, and writes its report', { timeout: 180_000 }, async (t) => {
+test('npm run bench -- --quick measures every endpoint and growth, and writes its report', { timeout: 300_000 }, async (t) => {
   const out = mkdtempSync(join(tmpdir(), 'tourdesk-bench-test-'))
   t.after(() => rmSync(out, { recursive: true, force: true }))
 
@@ -20,7 +20,7 @@ test('npm run bench -- --quick measures every endpoint and growth, and writes it
     maxBuffer: 16 * 1024 * 1024,
   })
 
-  for (const heading of ['## SQLite', '### Growth', '### Operator reads (issue 13)', '## PostgreSQL', '## Targets (issues 7, 12 and 13)']) {
+  for (const heading of ['## SQLite', '### Growth', '### Operator reads (issue 13)', '### Catalog edits (issue 15)', '## PostgreSQL', '## Targets (issues 7, 12, 13 and 15)']) {
     assert.ok(stdout.includes(heading), `the printed report has "${heading}"`)
   }
   const written = readdirSync(out).sort()
@@ -68,5 +68,24 @@ test('npm run bench -- --quick measures every endpoint and growth, and writes it
     }
     assert.ok(operator.export!.rows >= report.settings.operator.exportBookings, `${result.dialect}: the export held ${operator.export!.rows} bookings`)
     assert.equal(operator.export!.rows, operator.export!.expectedRows)
+
+    const edits = result.catalogEdits!
+    assert.deepEqual(edits.missing, [], `${result.dialect}: PUT /tours/{id} is in this build`)
+    assert.deepEqual(edits.readsUnderEdits!.reads.map((r) => r.name), ['tours', 'availability-14'])
+    for (const read of edits.readsUnderEdits!.reads) {
+      assert.ok(read.requests > 0 && read.edits.edits > 0, `${result.dialect} ${read.name}: reads and edits were made`)
+      assert.equal(read.edits.failed, 0, `${result.dialect} ${read.name}: no edit failed`)
+      assert.deepEqual(Object.keys(read.statusCodes).filter((code) => !code.startsWith('2')), [], `${result.dialect} ${read.name}: ${JSON.stringify(read.statusCodes)}`)
+    }
+    const spread = edits.propagation!
+    assert.equal(spread.tours, report.settings.catalogEdits.largeTours)
+    assert.equal(spread.edits.length, report.settings.catalogEdits.timedEdits)
+    for (const edit of spread.edits) assert.ok(edit.toOtherNodeMs >= 0 && Number.isFinite(edit.toOtherNodeMs), JSON.stringify(edit))
+    assert.ok(spread.wholeList.other.requests > 0 && spread.wholeList.other.errors === 0, `${result.dialect}: the other node streamed the whole list`)
   }
+})
+
+test('npm run bench -- --only refuses a section it does not have', async () => {
+  await assert.rejects(promisify(execFile)(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--only', 'everything'], { cwd: ROOT }),
+    (err: { code: number, stderr: string }) => err.code === 2 && err.stderr.includes('--only takes catalog-edits'))
 })
