@@ -8,7 +8,10 @@ import { catalogEditor, type CatalogEditor } from './services/catalog-editor.ts'
 import { CatalogRegistry } from './services/catalog-registry.ts'
 import { departureService, type DepartureService } from './services/departures.ts'
 import { operatorBookingService, type OperatorBookingService } from './services/operator-bookings.ts'
+import { runHousekeeping } from './services/housekeeping.ts'
+import { Scheduler } from './services/scheduler.ts'
 import { staffAuth, type StaffAuth } from './services/staff-auth.ts'
+import { DEFAULT_WEBHOOK_SETTINGS, webhookDelivery, type WebhookDelivery, type WebhookSettings } from './services/webhook-delivery.ts'
 import type { CatalogInstance } from './schemas/catalog.ts'
 import { loadServerSecret } from './store/secrets.ts'
 import { openStore, type Store } from './store/store.ts'
@@ -33,6 +36,9 @@ export interface AppContext {
   staff: StaffAuth
   /** null when TOURDESK_RATE_LIMITS=off. */
   rateLimiter: RateLimiter | null
+  webhooks: WebhookDelivery
+  /** Background work (housekeeping, webhook deliveries); the server starts it, tests call runNow. */
+  scheduler: Scheduler
 }
 
 export interface ContextOptions {
@@ -54,10 +60,16 @@ export interface ContextOptions {
   migrate?: boolean
   /** TOURDESK_SECRET; when null, the one kept in the database. */
   secret?: string | null
+  /** Private addresses refused, the default retry schedule, unless said otherwise. */
+  webhooks?: Partial<WebhookSettings>
+  /** How often housekeeping runs (TOURDESK_SWEEP_SECONDS; default 30). */
+  sweepIntervalSeconds?: number
 }
 
 export interface ContextLog {
   warn(details: object, message: string): void
+  info?(details: object, message: string): void
+  error?(details: object, message: string): void
 }
 
 /** Opens the database and wires every service to it. */
@@ -74,7 +86,13 @@ export async function openContext(options: ContextOptions): Promise<AppContext> 
     const catalogs = new CatalogRegistry(store, { holdSecondsOverride: options.holdSecondsOverride ?? null, onError: (err) => options.log?.warn({ err }, 'catalog: could not reload') })
     await catalogs.refresh()
     catalogs.watch()
-    return {
+    const log = options.log
+    const scheduler = new Scheduler(options.clock, {
+      info: (details, message) => log?.info?.(details, message),
+      error: (details, message) => (log?.error ?? log?.warn)?.call(log, details, message),
+    })
+    const webhooks = webhookDelivery(store, catalogs, options.clock, { ...DEFAULT_WEBHOOK_SETTINGS, ...options.webhooks })
+    const context: AppContext = {
       store,
       clock: options.clock,
       catalogs,
@@ -92,7 +110,12 @@ export async function openContext(options: ContextOptions): Promise<AppContext> 
       departures: departureService(store),
       staff: staffAuth(store, secret),
       rateLimiter: options.rateLimiter ?? null,
+      webhooks,
+      scheduler,
     }
+    scheduler.add({ name: 'housekeeping', everyMs: (options.sweepIntervalSeconds ?? 30) * 1000, run: (now) => runHousekeeping(context, now).then((report) => ({ ...report })) })
+    scheduler.add(webhooks.task())
+    return context
   } catch (err) {
     await store.close()
     throw err
@@ -100,6 +123,7 @@ export async function openContext(options: ContextOptions): Promise<AppContext> 
 }
 
 export async function closeContext(context: AppContext): Promise<void> {
+  await context.scheduler.stop()
   context.catalogs.close()
   await context.rateLimiter?.close()
   await context.store.close()
@@ -124,5 +148,7 @@ export async function createContext(settings: Settings, clock: Clock, log: Conte
     rateLimiter: rateLimiterFor(settings, log),
     migrate: settings.migrateOnStart,
     secret: settings.secret,
+    webhooks: { allowPrivate: settings.webhooks.allowPrivate, ...settings.webhooks.retryScheduleMs ? { retryScheduleMs: settings.webhooks.retryScheduleMs } : {} },
+    sweepIntervalSeconds: settings.sweepIntervalSeconds,
   })
 }

@@ -5,7 +5,6 @@ import { ConfigError } from './config/config-error.ts'
 import { readSettings } from './config/env.ts'
 import { closeContext, createContext, type AppContext } from './context.ts'
 import { systemClock } from './domain/clock.ts'
-import { runHousekeeping } from './services/housekeeping.ts'
 import { bookingPagePath } from './web/booking-page.ts'
 
 async function main(): Promise<void> {
@@ -16,19 +15,14 @@ async function main(): Promise<void> {
     loggerInstance: log, requestLog: settings.requestLog, reuseAnswers: settings.reuseAnswers, admin: settings.adminApi, trustProxy: settings.trustProxy, database: settings.database,
   })
 
-  const sweep = setInterval(() => {
-    runHousekeeping(context, systemClock.now())
-      .then((report) => { if (Object.values(report).some((n) => n > 0)) app.log.info(report, 'housekeeping') })
-      .catch((err) => app.log.error({ err }, 'housekeeping failed'))
-  }, settings.sweepIntervalSeconds * 1000)
-  sweep.unref()
-
   let stopping = false
   const stop = async (signal: string) => {
     if (stopping) return
     stopping = true
-    clearInterval(sweep)
-    app.log.info({ signal }, 'draining requests and closing the database')
+    app.log.info({ signal }, 'finishing background work, draining requests and closing the database')
+    // Deliveries in progress end (15 s at most) before the database closes; a node killed
+    // instead leaves their leases to lapse, and another node makes the same attempts.
+    await context.scheduler.stop()
     await app.close()
     await closeContext(context)
     process.exit(0)
@@ -37,6 +31,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'))
 
   await app.listen({ port: settings.port, host: settings.host })
+  context.scheduler.start()
   const address = app.server.address()
   const port = typeof address === 'object' && address ? address.port : settings.port
   for (const catalog of context.catalogs.values()) {

@@ -16,6 +16,7 @@ import { auditRoutes } from './routes/audit.ts'
 import { eventRoutes } from './routes/events.ts'
 import { privacyRoutes } from './routes/privacy.ts'
 import { catalogRoutes } from './routes/catalog.ts'
+import { webhookRoutes } from './routes/webhooks.ts'
 
 /** Every operator route lives under this, one instance per prefix (OPERATOR.md, "Surfaces"). */
 export const ADMIN_ROUTE_PREFIX = '/admin/api/:instance'
@@ -62,6 +63,7 @@ const OPERATOR_DOCUMENT: DocumentSpec = {
     'promo-codes': { name: 'Promo codes', description: 'Promo codes and their uses' },
     'policy': { name: 'Cancellation policy', description: 'The cancellation policy; each edit is a new version' },
     'settings': { name: 'Settings', description: "The instance's own settings: name, time zone, currency, hold time, origins, limits" },
+    'webhooks': { name: 'Webhooks', description: 'Endpoints that receive the events, signed (Standard Webhooks 1.0); their delivery log, test messages and replays' },
     'openapi': { name: 'Description', description: 'This OpenAPI document' },
   },
   securitySchemes: {
@@ -97,6 +99,7 @@ export function adminApi(app: FastifyInstance): FastifyPluginAsyncTypebox {
     await admin.register(eventRoutes)
     await admin.register(privacyRoutes)
     await admin.register(catalogRoutes)
+    await admin.register(webhookRoutes)
 
     let document: Record<string, unknown> | undefined
     admin.get('/openapi.json', { config: { access: 'public', summary: 'This OpenAPI 3.1 description of the operator API' } }, async (request, reply) => {

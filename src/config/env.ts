@@ -37,6 +37,8 @@ export interface Settings {
   sweepIntervalSeconds: number
   /** false, true (trust every proxy) or a comma-separated list of proxy addresses/CIDRs. */
   trustProxy: boolean | string
+  /** TOURDESK_WEBHOOKS_ALLOW_PRIVATE and TOURDESK_WEBHOOK_RETRY_SCHEDULE (src/services/webhook-delivery.ts). */
+  webhooks: { allowPrivate: boolean, retryScheduleMs: number[] | null }
 }
 
 export const DEMO_CATALOG_PATH = join(PROJECT_ROOT, 'config/demo.json')
@@ -124,5 +126,18 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     secret,
     sweepIntervalSeconds: integerSetting(env, 'TOURDESK_SWEEP_SECONDS', 30, 1, 3600),
     trustProxy: parseTrustProxy(env.TOURDESK_TRUST_PROXY),
+    webhooks: { allowPrivate: onOffSetting(env, 'TOURDESK_WEBHOOKS_ALLOW_PRIVATE', 'off'), retryScheduleMs: parseDurations(env.TOURDESK_WEBHOOK_RETRY_SCHEDULE) },
   }
+}
+
+const DURATION_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }
+
+/** A comma-separated list of durations such as `1s,2s,5m` in milliseconds; null when unset (the default schedule). */
+function parseDurations(raw: string | undefined): number[] | null {
+  if (raw === undefined || raw === '') return null
+  return raw.split(',').map((part) => {
+    const match = /^\s*(\d+)(ms|s|m|h|d)\s*$/.exec(part)
+    if (!match) throw new ConfigError(`TOURDESK_WEBHOOK_RETRY_SCHEDULE must be comma-separated durations such as 1s,2s,5m, got "${raw}"`)
+    return Number(match[1]) * DURATION_MS[match[2]]
+  })
 }

@@ -1,5 +1,6 @@
 import type { Database } from './database.ts'
 import { newRowId } from './row-id.ts'
+import { webhookRepository } from './webhooks.ts'
 import { statement, type Plan } from './write-plan.ts'
 
 /** The event types of OPERATOR.md ("Events and notifications"). */
@@ -48,7 +49,9 @@ export const EVENT_RETENTION_DAYS = 30
  * that write events to one instance commit in the order of their numbers, and a reader that
  * has seen number n has seen everything before it (the feed's "commit order").
  */
-export function eventRepository({ dialect }: Database) {
+export function eventRepository(database: Database) {
+  const { dialect } = database
+  const webhooks = webhookRepository(database)
   return {
     *append(events: readonly NewEvent[]): Plan<void> {
       const byInstance = new Map<string, NewEvent[]>()
@@ -63,6 +66,7 @@ export function eventRepository({ dialect }: Database) {
           `insert into events (instance_id, seq, id, type, occurred_at, subject_type, subject_id, data) values ${group.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
           group.flatMap((event, i) => [instanceId, first + i, `evt_${newRowId().replaceAll('-', '')}`, event.type, event.occurredAt,
             event.subject.type, event.subject.id, JSON.stringify(event.data)]))
+        yield* webhooks.fanOut(instanceId, first, first + group.length - 1)
       }
     },
 

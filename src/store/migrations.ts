@@ -462,6 +462,53 @@ const migrationsFor = (dialect: 'sqlite' | 'postgres'): Record<string, Migration
         .execute()
     },
   },
+  '017_webhooks': {
+    // Webhook endpoints, the event types each receives, and one delivery per (endpoint, event) (src/store/webhooks.ts).
+    async up(db: Kysely<any>) {
+      await db.schema.createTable('webhook_endpoints')
+        .addColumn('instance_id', 'text', (c) => c.notNull())
+        .addColumn('id', 'text', (c) => c.notNull())
+        .addColumn('url', 'text', (c) => c.notNull())
+        .addColumn('description', 'text')
+        .addColumn('secret', 'text', (c) => c.notNull())
+        .addColumn('previous_secret', 'text')
+        .addColumn('previous_secret_until', 'text')
+        .addColumn('disabled_at', 'text')
+        .addColumn('disabled_reason', 'text')
+        .addColumn('failing_since', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .addColumn('version', 'integer', (c) => c.notNull())
+        .addPrimaryKeyConstraint('webhook_endpoints_pk', ['instance_id', 'id'])
+        .execute()
+      await db.schema.createTable('webhook_subscriptions')
+        .addColumn('instance_id', 'text', (c) => c.notNull())
+        .addColumn('endpoint_id', 'text', (c) => c.notNull())
+        .addColumn('event_type', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('webhook_subscriptions_pk', ['instance_id', 'event_type', 'endpoint_id'])
+        .execute()
+      await db.schema.createTable('webhook_deliveries')
+        .addColumn('instance_id', 'text', (c) => c.notNull())
+        .addColumn('id', 'text', (c) => c.notNull())
+        .addColumn('endpoint_id', 'text', (c) => c.notNull())
+        .addColumn('event_id', 'text', (c) => c.notNull())
+        .addColumn('event_seq', 'bigint', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('attempts', 'integer', (c) => c.notNull())
+        .addColumn('next_attempt_at', 'text', (c) => c.notNull())
+        .addColumn('lease_until', 'text')
+        .addColumn('last_status', 'integer')
+        .addColumn('last_error', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('delivered_at', 'text')
+        .addPrimaryKeyConstraint('webhook_deliveries_pk', ['instance_id', 'id'])
+        .execute()
+      // Due work across every instance, oldest first; and each endpoint's log, newest first.
+      await db.schema.createIndex('webhook_deliveries_due').on('webhook_deliveries').columns(['status', 'next_attempt_at']).execute()
+      await db.schema.createIndex('webhook_deliveries_by_endpoint').on('webhook_deliveries').columns(['instance_id', 'endpoint_id', 'created_at', 'id']).execute()
+      await db.schema.createIndex('webhook_deliveries_by_age').on('webhook_deliveries').columns(['created_at']).execute()
+    },
+  },
 })
 
 /**

@@ -12,6 +12,7 @@ import { migrateToLatest } from './migrations.ts'
 import { promoRedemptionRepository } from './promo-redemptions.ts'
 import { sessionRepository } from './sessions.ts'
 import { staffRepository } from './staff.ts'
+import { webhookRepository } from './webhooks.ts'
 import { withEvents } from './write-plan.ts'
 
 /**
@@ -49,6 +50,7 @@ export interface Store extends Database {
   catalog: ReturnType<typeof catalogRepository>
   events: ReturnType<typeof eventRepository>
   leases: ReturnType<typeof leaseRepository>
+  webhooks: ReturnType<typeof webhookRepository>
 }
 
 export interface StoreOptions {
@@ -80,5 +82,6 @@ export async function openStore(target: DatabaseTarget, options: StoreOptions = 
     staff: staffRepository(writer),
     audit: auditRepository(writer),
     catalog: catalogRepository(writer),
+    webhooks: webhookRepository(writer),
   }
 }

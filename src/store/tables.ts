@@ -277,4 +277,46 @@ export interface Tables {
     holder: string
     expires_at: string
   }
+  webhook_endpoints: {
+    instance_id: string
+    id: string
+    url: string
+    description: string | null
+    /** whsec_…; the one that signs. */
+    secret: string
+    /** The secret before the last rotation, which also signs until previous_secret_until. */
+    previous_secret: string | null
+    previous_secret_until: string | null
+    /** Set when the receiver answered 410 or failed for 5 days; nothing is sent while set. */
+    disabled_at: string | null
+    disabled_reason: string | null
+    /** The first failure since the last success; null while deliveries succeed. */
+    failing_since: string | null
+    created_at: string
+    updated_at: string
+    version: number
+  }
+  webhook_subscriptions: {
+    instance_id: string
+    endpoint_id: string
+    event_type: string
+  }
+  webhook_deliveries: {
+    instance_id: string
+    id: string
+    endpoint_id: string
+    event_id: string
+    event_seq: number
+    /** pending, delivered or failed. */
+    status: string
+    attempts: number
+    next_attempt_at: string
+    /** While set and in the future, a node is making the attempt; another node takes it once it lapses. */
+    lease_until: string | null
+    /** The receiver's HTTP status at the last attempt; null when there was no answer. */
+    last_status: number | null
+    last_error: string | null
+    created_at: string
+    delivered_at: string | null
+  }
 }

@@ -4,7 +4,7 @@ import { buildApp, type App, type AppOptions } from '../../src/app.ts'
 import { parseCatalogFile } from '../../src/config/catalog.ts'
 import { DEMO_CATALOG_PATH } from '../../src/config/env.ts'
 import { MemoryBuckets } from '../../src/http/rate-limit.ts'
-import { closeContext, openContext, type AppContext } from '../../src/context.ts'
+import { closeContext, openContext, type AppContext, type ContextOptions } from '../../src/context.ts'
 import { ApiClient } from './client.ts'
 import { ContractChecker } from './contract.ts'
 import { freshDatabase } from './database.ts'
@@ -21,6 +21,8 @@ export interface BuildOptions {
   trustProxy?: AppOptions['trustProxy']
   /** As TOURDESK_ADMIN: serve the operator API (default true). */
   admin?: boolean
+  /** As TOURDESK_WEBHOOKS_ALLOW_PRIVATE and TOURDESK_WEBHOOK_RETRY_SCHEDULE. */
+  webhooks?: ContextOptions['webhooks']
 }
 
 export interface TestService {
@@ -59,7 +61,7 @@ export async function startService(options: StartOptions = {}): Promise<StartedS
   const clock = options.clock ?? new ManualClock(DEFAULT_NOW)
   const instances = parseCatalogFile(JSON.stringify(options.catalog ?? demoCatalog()), 'test catalog')
   const context = await openContext({
-    database: database.target, catalog: instances, holdSecondsOverride: options.holdSeconds ?? null, clock, rateLimiter: options.rateLimits ? new MemoryBuckets() : null,
+    database: database.target, catalog: instances, holdSecondsOverride: options.holdSeconds ?? null, clock, rateLimiter: options.rateLimits ? new MemoryBuckets() : null, webhooks: options.webhooks,
   })
   const app = await buildApp(context, { trustProxy: options.trustProxy, database: database.target, admin: options.admin })
   const close = async () => {

@@ -1,0 +1,192 @@
+import type { Selectable } from 'kysely'
+import type { Database } from './database.ts'
+import type { Tables } from './tables.ts'
+import { statement, type Plan } from './write-plan.ts'
+
+export type WebhookEndpointRow = Selectable<Tables['webhook_endpoints']>
+export type WebhookDeliveryRow = Selectable<Tables['webhook_deliveries']>
+
+/** An endpoint with the event types it receives. */
+export interface WebhookEndpoint extends WebhookEndpointRow {
+  events: string[]
+}
+
+/** A delivery this node claimed, with what an attempt needs. */
+export interface ClaimedDelivery extends WebhookDeliveryRow {
+  /** The lease this node set: the outcome is written only while it still holds it. */
+  lease_until: string
+}
+
+export type DeliveryOutcome =
+  | { kind: 'delivered', status: number, at: string }
+  | { kind: 'retry', status: number | null, error: string, next_attempt_at: string }
+  | { kind: 'failed', status: number | null, error: string }
+
+/** A delivery id made by the database, so fan-out is one INSERT … SELECT (whd_ and 32 hex digits, like event ids). */
+function newDeliveryIdSql(dialect: Database['dialect']): string {
+  return dialect === 'postgres' ? `'whd_' || replace(gen_random_uuid()::text, '-', '')` : `'whd_' || lower(hex(randomblob(16)))`
+}
+
+/**
+ * Webhook endpoints, their subscriptions and deliveries (OPERATOR.md, "Webhooks"). A delivery
+ * is made for each subscribed, enabled endpoint in the transaction that writes the event
+ * (`fanOut`, from events.append), so an event that commits is delivered at least once.
+ */
+export function webhookRepository({ dialect, supportsSkipLocked }: Database) {
+  const deliveryId = newDeliveryIdSql(dialect)
+
+  function* eventsOf(instanceId: string, ids: readonly string[]): Plan<Map<string, string[]>> {
+    const byEndpoint = new Map<string, string[]>(ids.map((id) => [id, []]))
+    if (ids.length === 0) return byEndpoint
+    const { rows } = yield* statement<{ endpoint_id: string, event_type: string }>(
+      `select endpoint_id, event_type from webhook_subscriptions where instance_id = ? and endpoint_id in (${ids.map(() => '?').join(', ')}) order by event_type`,
+      [instanceId, ...ids])
+    for (const row of rows) byEndpoint.get(row.endpoint_id)?.push(row.event_type)
+    return byEndpoint
+  }
+
+  function* setEvents(instanceId: string, id: string, events: readonly string[]): Plan<void> {
+    yield* statement('delete from webhook_subscriptions where instance_id = ? and endpoint_id = ?', [instanceId, id])
+    yield* statement(`insert into webhook_subscriptions (instance_id, endpoint_id, event_type) values ${events.map(() => '(?, ?, ?)').join(', ')}`,
+      events.flatMap((type) => [instanceId, id, type]))
+  }
+
+  function* withEvents(instanceId: string, rows: WebhookEndpointRow[]): Plan<WebhookEndpoint[]> {
+    const events = yield* eventsOf(instanceId, rows.map((row) => row.id))
+    return rows.map((row) => ({ ...row, version: Number(row.version), events: events.get(row.id) ?? [] }))
+  }
+
+  return {
+    /** The deliveries of events seq first..last of an instance (just written by events.append), one per subscribed, enabled endpoint. */
+    *fanOut(instanceId: string, firstSeq: number, lastSeq: number): Plan<void> {
+      yield* statement(
+        `insert into webhook_deliveries (instance_id, id, endpoint_id, event_id, event_seq, status, attempts, next_attempt_at, created_at)
+         select ev.instance_id, ${deliveryId}, s.endpoint_id, ev.id, ev.seq, 'pending', 0, ev.occurred_at, ev.occurred_at
+         from events ev
+         join webhook_subscriptions s on s.instance_id = ev.instance_id and s.event_type = ev.type
+         join webhook_endpoints e on e.instance_id = s.instance_id and e.id = s.endpoint_id and e.disabled_at is null
+         where ev.instance_id = ? and ev.seq >= ? and ev.seq <= ?`,
+        [instanceId, firstSeq, lastSeq])
+    },
+
+    *insertEndpoint(row: WebhookEndpointRow, events: readonly string[]): Plan<WebhookEndpoint> {
+      yield* statement(
+        `insert into webhook_endpoints (instance_id, id, url, description, secret, previous_secret, previous_secret_until, disabled_at, disabled_reason,
+           failing_since, created_at, updated_at, version) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [row.instance_id, row.id, row.url, row.description, row.secret, row.previous_secret, row.previous_secret_until, row.disabled_at,
+          row.disabled_reason, row.failing_since, row.created_at, row.updated_at, row.version])
+      yield* setEvents(row.instance_id, row.id, events)
+      return { ...row, events: [...events].sort() }
+    },
+
+    setEvents,
+
+    /** The endpoint, locked against concurrent changes on PostgreSQL when `lock`. */
+    *find(instanceId: string, id: string, lock = false): Plan<WebhookEndpoint | undefined> {
+      const { rows } = yield* statement<WebhookEndpointRow>(
+        `select * from webhook_endpoints where instance_id = ? and id = ?${lock && dialect === 'postgres' ? ' for update' : ''}`, [instanceId, id])
+      return rows.length === 0 ? undefined : (yield* withEvents(instanceId, rows))[0]
+    },
+
+    /** Oldest first. */
+    *list(instanceId: string): Plan<WebhookEndpoint[]> {
+      const { rows } = yield* statement<WebhookEndpointRow>('select * from webhook_endpoints where instance_id = ? order by created_at, id', [instanceId])
+      return yield* withEvents(instanceId, rows)
+    },
+
+    /** Writes the endpoint's changed columns and raises its version. */
+    *update(instanceId: string, id: string, changes: Partial<Omit<WebhookEndpointRow, 'instance_id' | 'id' | 'created_at' | 'version'>>): Plan<void> {
+      const columns = Object.keys(changes) as Array<keyof typeof changes>
+      yield* statement(
+        `update webhook_endpoints set ${columns.map((c) => `${c} = ?`).join(', ')}, version = version + 1 where instance_id = ? and id = ?`,
+        [...columns.map((c) => changes[c]), instanceId, id])
+    },
+
+    /**
+     * The endpoint's health, kept by the deliveries (not a change of its settings: the version
+     * stays). `failing_since` keeps the first failure of a run of them.
+     */
+    *setHealth(instanceId: string, id: string, health: { failing: string | null } | { disabled: string, reason: string }): Plan<void> {
+      if ('disabled' in health) {
+        yield* statement('update webhook_endpoints set disabled_at = ?, disabled_reason = ? where instance_id = ? and id = ? and disabled_at is null',
+          [health.disabled, health.reason, instanceId, id])
+      } else if (health.failing === null) {
+        yield* statement('update webhook_endpoints set failing_since = null where instance_id = ? and id = ? and failing_since is not null', [instanceId, id])
+      } else {
+        yield* statement('update webhook_endpoints set failing_since = ? where instance_id = ? and id = ? and failing_since is null', [health.failing, instanceId, id])
+      }
+    },
+
+    /** Removes the endpoint, what it receives and its delivery log. */
+    *delete(instanceId: string, id: string): Plan<void> {
+      yield* statement('delete from webhook_subscriptions where instance_id = ? and endpoint_id = ?', [instanceId, id])
+      yield* statement('delete from webhook_deliveries where instance_id = ? and endpoint_id = ?', [instanceId, id])
+      yield* statement('delete from webhook_endpoints where instance_id = ? and id = ?', [instanceId, id])
+    },
+
+    /** New deliveries to the endpoint of the feed's events since `since` that it receives; answers how many. */
+    *replay(instanceId: string, endpointId: string, since: string, now: string): Plan<number> {
+      const { changes } = yield* statement(
+        `insert into webhook_deliveries (instance_id, id, endpoint_id, event_id, event_seq, status, attempts, next_attempt_at, created_at)
+         select ev.instance_id, ${deliveryId}, s.endpoint_id, ev.id, ev.seq, 'pending', 0, ?, ?
+         from events ev join webhook_subscriptions s on s.instance_id = ev.instance_id and s.event_type = ev.type
+         where ev.instance_id = ? and s.endpoint_id = ? and ev.occurred_at >= ?`,
+        [now, now, instanceId, endpointId, since])
+      return changes
+    },
+
+    /** The endpoint's deliveries, newest first, before the (created_at, id) of the page before. */
+    *deliveries(instanceId: string, endpointId: string, before: [string, string] | null, limit: number): Plan<WebhookDeliveryRow[]> {
+      const page = before === null ? '' : ' and (created_at < ? or (created_at = ? and id < ?))'
+      const { rows } = yield* statement<WebhookDeliveryRow>(
+        `select * from webhook_deliveries where instance_id = ? and endpoint_id = ?${page} order by created_at desc, id desc limit ?`,
+        [instanceId, endpointId, ...before === null ? [] : [before[0], before[0], before[1]], limit])
+      return rows.map((row) => ({ ...row, event_seq: Number(row.event_seq) }))
+    },
+
+    /**
+     * Takes up to `limit` due deliveries of enabled endpoints, across instances, by setting
+     * their lease: no other node takes them until it lapses. PostgreSQL skips rows another node
+     * is claiming at the same moment; SQLite runs the one statement while holding the writer lock.
+     */
+    *claim(now: string, leaseUntil: string, limit: number): Plan<ClaimedDelivery[]> {
+      const { rows } = yield* statement<ClaimedDelivery>(
+        `update webhook_deliveries set lease_until = ?
+         where (instance_id, id) in (
+           select d.instance_id, d.id from webhook_deliveries d
+           join webhook_endpoints e on e.instance_id = d.instance_id and e.id = d.endpoint_id and e.disabled_at is null
+           where d.status = 'pending' and d.next_attempt_at <= ? and (d.lease_until is null or d.lease_until <= ?)
+           order by d.next_attempt_at, d.event_seq limit ?${supportsSkipLocked ? ' for update of d skip locked' : ''})
+         returning *`,
+        [leaseUntil, now, now, limit])
+      return rows.map((row) => ({ ...row, event_seq: Number(row.event_seq), attempts: Number(row.attempts) }))
+    },
+
+    /** Writes an attempt's outcome, if this node still holds the lease it claimed the delivery with; true when written. */
+    *record(delivery: ClaimedDelivery, outcome: DeliveryOutcome): Plan<boolean> {
+      const [status, nextAttempt, deliveredAt] = outcome.kind === 'delivered' ? ['delivered', delivery.next_attempt_at, outcome.at]
+        : outcome.kind === 'retry' ? ['pending', outcome.next_attempt_at, null] : ['failed', delivery.next_attempt_at, null]
+      const { changes } = yield* statement(
+        `update webhook_deliveries set status = ?, attempts = attempts + 1, next_attempt_at = ?, lease_until = null, last_status = ?, last_error = ?, delivered_at = ?
+         where instance_id = ? and id = ? and status = 'pending' and lease_until = ?`,
+        [status, nextAttempt, outcome.status, outcome.kind === 'delivered' ? null : outcome.error, deliveredAt, delivery.instance_id, delivery.id, delivery.lease_until])
+      return changes === 1
+    },
+
+    /** Gives back claimed deliveries this node will not attempt now (while it still holds their lease), for the next run on any node. */
+    *release(deliveries: readonly ClaimedDelivery[]): Plan<void> {
+      for (const d of deliveries) {
+        yield* statement('update webhook_deliveries set lease_until = null where instance_id = ? and id = ? and lease_until = ?', [d.instance_id, d.id, d.lease_until])
+      }
+    },
+
+    /** Deletes deliveries made before `before`, whatever their status (the log keeps 30 days, as the feed); answers how many. */
+    *prune(before: string, limit: number): Plan<number> {
+      const { changes } = yield* statement(
+        `delete from webhook_deliveries where (instance_id, id) in (select instance_id, id from webhook_deliveries where created_at < ? limit ?)`, [before, limit])
+      return changes
+    },
+  }
+}
+
+export type WebhookRepository = ReturnType<typeof webhookRepository>
