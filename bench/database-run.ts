@@ -11,7 +11,8 @@ import { scenarios, type Scenario } from './scenarios.ts'
 import { seedBookings } from './seed.ts'
 import { startService } from './service.ts'
 import type { BenchSettings, DatabaseSize } from './settings.ts'
-import { median } from './statistics.ts'
+import { median, medianFigures } from './statistics.ts'
+import { measureWebhooks } from './webhooks.ts'
 
 export interface RunContext {
   settings: BenchSettings
@@ -74,23 +75,6 @@ async function measureScenario(scenario: Scenario, service: StartedProcess, load
   return measureLoad({ ...await scenario.traffic(service.baseUrl, load.connections), ...load })
 }
 
-function medianFigures(runs: LoadFigures[]): LoadFigures {
-  const statusCodes: Record<string, number> = {}
-  for (const run of runs) for (const [code, count] of Object.entries(run.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + count
-  return {
-    requestsPerSecond: median(runs.map((r) => r.requestsPerSecond)),
-    latencyMs: {
-      p50: median(runs.map((r) => r.latencyMs.p50)),
-      p99: median(runs.map((r) => r.latencyMs.p99)),
-      max: Math.max(...runs.map((r) => r.latencyMs.max)),
-      mean: median(runs.map((r) => r.latencyMs.mean)),
-    },
-    requests: runs.reduce((sum, r) => sum + r.requests, 0),
-    errors: runs.reduce((sum, r) => sum + r.errors, 0),
-    statusCodes,
-  }
-}
-
 /**
  * Availability and search on the small and the large database, both served at once and
  * measured in turn, so that load from outside the bench falls on both alike.
@@ -143,7 +127,7 @@ async function measureOperatorReads(newDatabase: NewDatabase, ctx: RunContext): 
  * add bookings. Between them, two more services that reuse no answers, on the small and
  * the large seed, give the growth comparison. Last, with those stopped and the large
  * database gone, the operator's reads get a database and a service of their own, and so do
- * the catalog edits (catalog-edits.ts).
+ * the catalog edits (catalog-edits.ts) and the webhooks (webhooks.ts).
  */
 export async function benchDatabase(dialect: MeasuredDatabase['dialect'], newDatabase: NewDatabase, ctx: RunContext): Promise<MeasuredDatabase> {
   const { settings } = ctx
@@ -188,6 +172,7 @@ export async function benchDatabase(dialect: MeasuredDatabase['dialect'], newDat
     await largeDatabase.drop()
     const operator = await measureOperatorReads(newDatabase, ctx)
     const catalogEdits = await measureCatalogEdits(newDatabase, ctx)
+    const webhooks = await measureWebhooks(newDatabase, ctx)
 
     return {
       dialect,
@@ -206,6 +191,7 @@ export async function benchDatabase(dialect: MeasuredDatabase['dialect'], newDat
       },
       operator,
       catalogEdits,
+      webhooks,
     }
   } finally {
     await largeService?.stop()

@@ -27,6 +27,8 @@ export interface StartOptions {
   logPath: string
   /** Path under the base URL whose first 200 answer ends the cold start. */
   firstAnswerPath: string
+  /** The source tree to run from (the script is under it); this checkout by default. */
+  cwd?: string
 }
 
 export interface StartedProcess {
@@ -60,7 +62,7 @@ export async function startNodeProcess(options: StartOptions): Promise<StartedPr
   const log = openSync(options.logPath, 'w')
   const loader = options.script.endsWith('.ts') ? ['--import', 'tsx'] : []
   const child = spawn(process.execPath, [...options.nodeArgs ?? [], ...loader, options.script], {
-    cwd: ROOT,
+    cwd: options.cwd ?? ROOT,
     env: { ...process.env, ...options.env },
     stdio: ['ignore', log, log],
   })

@@ -1,5 +1,5 @@
 import type { LoadFigures } from './load.ts'
-import type { BenchReport, CatalogEditResults, MeasuredDatabase, NodeMemory, OperatorResults } from './results-model.ts'
+import type { BenchReport, CatalogEditResults, MeasuredDatabase, NodeMemory, OperatorResults, SectionsMeasured, WebhookResults } from './results-model.ts'
 import { checkTargets } from './targets.ts'
 
 const DIALECT_NAMES = { sqlite: 'SQLite', postgres: 'PostgreSQL' } as const
@@ -55,6 +55,53 @@ function databaseSection(result: MeasuredDatabase, settings: BenchReport['settin
     `- The service on the large database (${count(large.tours)} tours) started in ${Math.round(large.coldStartMs)} ms and peaked at ${megabytes(large.peakRssBytes)}.`,
     ...result.operator ? ['', operatorSection(result.operator, settings)] : [],
     ...result.catalogEdits ? ['', catalogEditSection(result.catalogEdits, settings)] : [],
+    ...result.webhooks ? ['', webhookSection(result.webhooks, settings)] : [],
+  ].join('\n')
+}
+
+function webhookSection(results: WebhookResults, settings: BenchReport['settings']): string {
+  const { outboxCost: cost, deliveries } = results
+  const { webhooks } = settings
+  const without = cost.variants.find((v) => v.name === 'no-outbox')
+  const lines = [
+    '### Webhooks (issue 16)',
+    '',
+    `The checkout cycle (\`${cost.request}\`, one event per checkout) at ${cost.connections} connections, ${webhooks.durationSeconds} s per run after `
+      + `${webhooks.warmupSeconds} s of warm-up, on versions of the service built side by side from copies of the sources, each on a fresh database of its own `
+      + `and all running at once: the work tree; the same with its writes' events dropped where the store appends them (the service has no switch for that, `
+      + 'so the copy is edited; nothing else differs); the last commit before the outbox (which also lacks everything committed since); and the work tree '
+      + `with ${cost.fanOut?.endpoints ?? webhooks.fanOutEndpoints} endpoints subscribed to every event on receivers in the bench's process, so that each checkout `
+      + `fans out and the node delivers while it takes checkouts. ${cost.rounds} round${cost.rounds === 1 ? '' : 's'}, each measuring every version in turn `
+      + 'from a different first one; figures are medians over the rounds.',
+    '',
+    table(['version', 'sources', 'req/s', 'p50', 'p99', 'max', 'mean', 'errors', 'mean latency over without the outbox'],
+      cost.variants.map((v) => [v.label, v.source, ...figureCells(v).slice(0, 4), ms(v.latencyMs.mean), `${count(v.errors)}${statusNote(v)}`,
+        without ? `${(v.latencyMs.mean / without.latencyMs.mean).toFixed(2)}×` : 'n/a'])),
+    '',
+    `- req/s of each round: ${cost.variants.map((v) => `${v.label} ${v.rounds.map((r) => count(r.requestsPerSecond)).join(' / ')}`).join('; ')}.`,
+  ]
+  if (cost.fanOut) {
+    lines.push(`- Fan-out: the ${cost.fanOut.endpoints} receivers took ${count(cost.fanOut.delivered)} deliveries, every one verified with the standardwebhooks package; `
+      + `what was still queued after each round reached them in ${cost.fanOut.drainSeconds.map((s) => `${s.toFixed(1)} s`).join(', ')}.`)
+  }
+  for (const reason of cost.unavailable) lines.push(`- Not measured: ${reason}.`)
+  const log = Object.entries(deliveries.deliveries).map(([status, n]) => `${count(n)} ${status}`).join(', ')
+  lines.push(
+    `- Deliveries: ${count(deliveries.events)} events made by guest checkouts in ${deliveries.makeSeconds.toFixed(1)} s, before any endpoint existed; then an endpoint `
+      + 'on a receiver at 127.0.0.1 that verifies every message with the standardwebhooks package, and `POST /webhooks/{id}/replay` queued a delivery of each. '
+      + `One node delivered them in ${deliveries.seconds.toFixed(1)} s from the replay's answer: ${Math.round(deliveries.deliveredPerSecond)}/s, `
+      + `${Math.round(deliveries.sustainedPerSecond)}/s from the first receipt to the last; ${deliveries.duplicates} taken twice, ${deliveries.unverified} unverified; `
+      + `the delivery log at the end: ${log}.`,
+  )
+  return lines.join('\n')
+}
+
+/** A run of some sections only: each one measured. */
+function sectionsOnly(result: SectionsMeasured, settings: BenchReport['settings']): string {
+  return [
+    `## ${DIALECT_NAMES[result.dialect]}`,
+    ...result.catalogEdits ? ['', catalogEditSection(result.catalogEdits, settings)] : [],
+    ...result.webhooks ? ['', webhookSection(result.webhooks, settings)] : [],
   ].join('\n')
 }
 
@@ -137,7 +184,7 @@ export function formatReport(report: BenchReport): string {
   const sections = report.databases.map((d) => (d.status === 'measured'
     ? databaseSection(d, report.settings)
     : d.status === 'sections'
-      ? `## ${DIALECT_NAMES[d.dialect]}\n\n${catalogEditSection(d.catalogEdits, report.settings)}`
+      ? sectionsOnly(d, report.settings)
       : `## ${DIALECT_NAMES[d.dialect]}\n\n${DIALECT_NAMES[d.dialect]}: ${d.status} (${d.reason})`))
   const targets = checkTargets(report)
   return [
@@ -151,7 +198,7 @@ export function formatReport(report: BenchReport): string {
     `Run from ${report.startedAt} to ${report.finishedAt}${report.commit ? ` at commit ${report.commit}` : ''}. Reproduce with \`npm run bench${benchArguments(report)}\`.`,
     '',
     ...sections.flatMap((s) => [s, '']),
-    '## Targets (issues 7, 12, 13 and 15)',
+    '## Targets (issues 7, 12, 13, 15 and 16)',
     '',
     targets.length === 0
       ? 'No database was measured.'

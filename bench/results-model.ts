@@ -112,6 +112,51 @@ export interface CatalogEditResults {
   missing: string[]
 }
 
+/** One version of the service on the checkout cycle: the median of its rounds, and each round. */
+export interface CycleVariant extends LoadFigures {
+  name: 'outbox' | 'no-outbox' | 'before-outbox' | 'fan-out'
+  /** How the report names it. */
+  label: string
+  /** The sources it was built from: a commit, `+changes` for the work tree, and any edit. */
+  source: string
+  rounds: LoadFigures[]
+}
+
+/** Issue 16: the checkout cycle with the outbox, without it, and with webhook endpoints to fan out to. */
+export interface OutboxCostResults {
+  request: string
+  connections: number
+  /** Every variant ran this many times, in turn, back to back. */
+  rounds: number
+  variants: CycleVariant[]
+  /** The fan-out variant's endpoints, and how long their deliveries took to drain after each round. */
+  fanOut: { endpoints: number, delivered: number, drainSeconds: number[] } | null
+  /** Variants that could not be built or run here, with why. */
+  unavailable: string[]
+}
+
+/** Issue 16: deliveries of a backlog of events to one receiver, by one node. */
+export interface DeliveryThroughput {
+  events: number
+  /** Making them: guest checkouts through the API. */
+  makeSeconds: number
+  /** From the replay that queued them to the last one taken by the receiver. */
+  seconds: number
+  deliveredPerSecond: number
+  /** From the first receipt to the last: the rate once deliveries flow (the scheduler runs each second). */
+  sustainedPerSecond: number
+  /** Events the receiver took more than once, and messages that failed its verification. */
+  duplicates: number
+  unverified: number
+  /** The delivery log at the end, by status. */
+  deliveries: Record<string, number>
+}
+
+export interface WebhookResults {
+  outboxCost: OutboxCostResults
+  deliveries: DeliveryThroughput
+}
+
 export interface MeasuredDatabase {
   dialect: 'sqlite' | 'postgres'
   status: 'measured'
@@ -128,13 +173,16 @@ export interface MeasuredDatabase {
   operator?: OperatorResults
   /** Absent from results written before issue 15. */
   catalogEdits?: CatalogEditResults
+  /** Absent from results written before issue 16. */
+  webhooks?: WebhookResults
 }
 
 /** A run of some sections only (`npm run bench -- --only catalog-edits`): their figures, nothing else. */
 export interface SectionsMeasured {
   dialect: 'sqlite' | 'postgres'
   status: 'sections'
-  catalogEdits: CatalogEditResults
+  catalogEdits?: CatalogEditResults
+  webhooks?: WebhookResults
 }
 
 export interface UnmeasuredDatabase {

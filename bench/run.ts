@@ -1,9 +1,9 @@
 /**
- * `npm run bench [-- --quick] [-- --out DIR] [-- --note TEXT] [-- --only catalog-edits]`:
+ * `npm run bench [-- --quick] [-- --out DIR] [-- --note TEXT] [-- --only catalog-edits|webhooks]`:
  * measures the service against a bare Fastify ceiling on SQLite, and on PostgreSQL when it
  * is reachable, then prints the report and writes it as <date>.md and <date>.json (see
  * README, "Benchmarks"). `--only catalog-edits` runs issue 15's section alone, into
- * <date>-catalog-edits.md and .json.
+ * <date>-catalog-edits.md and .json; `--only webhooks` issue 16's.
  */
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -21,6 +21,7 @@ import { formatReport } from './report.ts'
 import type { BenchReport, DatabaseResult, MeasuredDatabase } from './results-model.ts'
 import { startCeiling } from './service.ts'
 import { FULL, QUICK } from './settings.ts'
+import { measureWebhooks } from './webhooks.ts'
 
 const { values: args } = parseArgs({
   options: {
@@ -31,7 +32,7 @@ const { values: args } = parseArgs({
   },
 })
 /** The sections `--only` runs by themselves. */
-const SECTIONS = ['catalog-edits']
+const SECTIONS = ['catalog-edits', 'webhooks']
 if (args.only !== undefined && !SECTIONS.includes(args.only)) {
   process.stderr.write(`--only takes ${SECTIONS.join(', ')}, not "${args.only}"\n`)
   process.exit(2)
@@ -52,6 +53,7 @@ const progress = (message: string) => process.stderr.write(`bench [${((Date.now(
 async function measure(dialect: MeasuredDatabase['dialect'], newDatabase: (name: string) => Promise<BenchDatabase>, ctx: RunContext): Promise<DatabaseResult> {
   try {
     if (args.only === 'catalog-edits') return { dialect, status: 'sections', catalogEdits: await measureCatalogEdits(newDatabase, ctx) }
+    if (args.only === 'webhooks') return { dialect, status: 'sections', webhooks: await measureWebhooks(newDatabase, ctx) }
     return await benchDatabase(dialect, newDatabase, ctx)
   } catch (err) {
     progress(`${dialect} failed: ${(err as Error).stack}`)

@@ -14,6 +14,8 @@ export interface ServiceOptions {
   nodeArgs?: string[]
   /** More settings, e.g. TOURDESK_REUSE_ANSWERS=off. */
   env?: Record<string, string>
+  /** Another source tree, already built (source-trees.ts), to run instead of this checkout. */
+  root?: string
 }
 
 let built = false
@@ -26,8 +28,8 @@ function buildService(): void {
 }
 
 /** `npm start`'s node flags and script, read from package.json so that the bench runs exactly that. */
-function npmStartCommand(): { nodeArgs: string[], script: string } {
-  const start: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start
+function npmStartCommand(root: string): { nodeArgs: string[], script: string } {
+  const start: string = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts.start
   const [program, ...args] = start.split(/\s+/)
   if (program !== 'node' || args.length === 0) throw new Error(`npm start runs "${start}"; the bench expects "node [flags] script"`)
   return { nodeArgs: args.slice(0, -1), script: args[args.length - 1] }
@@ -38,9 +40,10 @@ function npmStartCommand(): { nodeArgs: string[], script: string } {
  * minus rate limits, on a free port. Its cold start ends with the first answer to GET {base}/tours.
  */
 export function startService(options: ServiceOptions): Promise<StartedProcess> {
-  buildService()
-  const { nodeArgs, script } = npmStartCommand()
+  if (options.root === undefined) buildService()
+  const { nodeArgs, script } = npmStartCommand(options.root ?? ROOT)
   return startNodeProcess({
+    cwd: options.root,
     script,
     nodeArgs: [...nodeArgs, ...options.nodeArgs ?? []],
     env: {

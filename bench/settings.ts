@@ -46,6 +46,17 @@ export interface BenchSettings {
     listConnections: number
     listSeconds: number
   }
+  /** Issue 16: what the outbox adds to the checkout cycle, and deliveries to a local receiver. */
+  webhooks: {
+    /** Each version of the service runs the checkout cycle this many times, in turn (connections as the main run's). */
+    cycleRounds: number
+    durationSeconds: number
+    warmupSeconds: number
+    /** Endpoints subscribed to every event in the fan-out variant. */
+    fanOutEndpoints: number
+    /** Events made (one guest checkout each) and then delivered to one receiver. */
+    deliveredEvents: number
+  }
 }
 
 export const FULL: BenchSettings = {
@@ -82,6 +93,14 @@ export const FULL: BenchSettings = {
     listConnections: 5,
     listSeconds: 3,
   },
+  // Short runs, many times over: another process's burst of work then spoils one run of one version, which the median drops.
+  webhooks: {
+    cycleRounds: 5,
+    durationSeconds: 6,
+    warmupSeconds: 2,
+    fanOutEndpoints: 3,
+    deliveredEvents: 5_000,
+  },
 }
 
 export const QUICK: BenchSettings = {
@@ -115,5 +134,13 @@ export const QUICK: BenchSettings = {
     timedEdits: 1,
     listConnections: 2,
     listSeconds: 0.3,
+  },
+  // A write cycle on a busy machine can take longer than the reads' 0.3 s, and then a run counts no request at all.
+  webhooks: {
+    cycleRounds: 1,
+    durationSeconds: 1,
+    warmupSeconds: 0.2,
+    fanOutEndpoints: 3,
+    deliveredEvents: 200,
   },
 }

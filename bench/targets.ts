@@ -1,7 +1,7 @@
-import type { BenchReport, CatalogEditResults, MeasuredDatabase, OperatorResults, SectionsMeasured } from './results-model.ts'
+import type { BenchReport, CatalogEditResults, MeasuredDatabase, OperatorResults, SectionsMeasured, WebhookResults } from './results-model.ts'
 import { median } from './statistics.ts'
 
-/** One of the targets (issues 7, 12, 13 and 15), checked against one database's figures. */
+/** One of the targets (issues 7, 12, 13, 15 and 16), checked against one database's figures. */
 export interface TargetCheck {
   dialect: MeasuredDatabase['dialect']
   figure: string
@@ -47,6 +47,7 @@ function checksFor(result: MeasuredDatabase): Omit<TargetCheck, 'dialect'>[] {
   checks.push({ figure: 'cold start to first answer (median)', target: '< 1 s', measured: `${Math.round(coldStart)} ms`, met: coldStart < 1000 })
   if (result.operator) checks.push(...operatorChecks(result.operator))
   if (result.catalogEdits) checks.push(...catalogEditChecks(result.catalogEdits))
+  if (result.webhooks) checks.push(...webhookChecks(result.webhooks))
   return checks
 }
 
@@ -122,8 +123,44 @@ function catalogEditChecks(results: CatalogEditResults): Omit<TargetCheck, 'dial
   return checks
 }
 
+/**
+ * Issue 16: the outbox adds at most 10 % to the checkout cycle's latency (mean latency, as
+ * the whole-millisecond p50 is too coarse for a 10 % step), against the same tree with its
+ * events dropped and against the commit before the outbox; one node delivers at least 200
+ * events a second to a local receiver, each once and verified.
+ */
+const OUTBOX_LATENCY_RATIO = 1.10
+const DELIVERIES_PER_SECOND = 200
+
+function webhookChecks(results: WebhookResults): Omit<TargetCheck, 'dialect'>[] {
+  const checks: Omit<TargetCheck, 'dialect'>[] = []
+  const { outboxCost: cost, deliveries } = results
+  const outbox = cost.variants.find((v) => v.name === 'outbox')
+  for (const baseline of cost.variants.filter((v) => v.name === 'no-outbox' || v.name === 'before-outbox')) {
+    if (!outbox) break
+    const ratio = outbox.latencyMs.mean / baseline.latencyMs.mean
+    checks.push({
+      figure: `${cost.request} at ${cost.connections} connections: mean latency with the outbox over ${baseline.name === 'no-outbox' ? 'the same tree without it' : `the commit before it (${baseline.source})`}`,
+      target: `≤ ${OUTBOX_LATENCY_RATIO.toFixed(2)}×`,
+      measured: `${ratio.toFixed(2)}× (p50 ${baseline.latencyMs.p50} → ${outbox.latencyMs.p50} ms, p99 ${baseline.latencyMs.p99} → ${outbox.latencyMs.p99} ms, `
+        + `${Math.round(baseline.requestsPerSecond).toLocaleString('en')} → ${Math.round(outbox.requestsPerSecond).toLocaleString('en')} req/s)`,
+      met: ratio <= OUTBOX_LATENCY_RATIO && outbox.errors === 0 && baseline.errors === 0,
+    })
+  }
+  for (const reason of cost.unavailable) checks.push({ figure: `checkout cycle: ${reason.split(':')[0]}`, target: 'measured', measured: 'unavailable', met: false })
+  const undelivered = deliveries.events - (deliveries.deliveries.delivered ?? 0)
+  checks.push({
+    figure: `deliveries of ${deliveries.events.toLocaleString('en')} events by one node to a local receiver verifying each`,
+    target: `≥ ${DELIVERIES_PER_SECOND}/s, each once`,
+    measured: `${Math.round(deliveries.deliveredPerSecond)}/s (${Math.round(deliveries.sustainedPerSecond)}/s once flowing); ${deliveries.duplicates} duplicates, ${deliveries.unverified} unverified, ${undelivered} not delivered`,
+    met: deliveries.deliveredPerSecond >= DELIVERIES_PER_SECOND && deliveries.duplicates === 0 && deliveries.unverified === 0 && undelivered === 0,
+  })
+  return checks
+}
+
 function checksOf(result: MeasuredDatabase | SectionsMeasured): Omit<TargetCheck, 'dialect'>[] {
-  return result.status === 'measured' ? checksFor(result) : catalogEditChecks(result.catalogEdits)
+  if (result.status === 'measured') return checksFor(result)
+  return [...result.catalogEdits ? catalogEditChecks(result.catalogEdits) : [], ...result.webhooks ? webhookChecks(result.webhooks) : []]
 }
 
 export function checkTargets(report: BenchReport): TargetCheck[] {

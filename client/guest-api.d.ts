@@ -75,7 +75,7 @@ export interface paths {
         };
         /**
          * Departures of a tour over 1 to 14 days, in the operator's time zone
-         * @description The departures that have not yet begun, over days days from date (today in the operator's zone by default), each with its seats left and status; held, requested and confirmed seats all count. With party, each says whether it can be booked for that party and, when not, why.
+         * @description The departures that have not yet begun, over days days from date (today in the operator's zone by default), each with its seats left and status; held, requested and confirmed seats all count. guaranteed says the departure has reached its tour's minimum to run with requests and confirmed bookings (holds do not count; false for a tour without a minimum). With party, each says whether it can be booked for that party and, when not, why.
          */
         get: operations["getAvailability"];
         put?: never;
@@ -205,9 +205,29 @@ export interface paths {
         put?: never;
         /**
          * Sign up to the newsletter; the answer never tells whether the address was already subscribed
-         * @description Subscribes the address, keeping when and where it was given. The answer is the same for a new address, one already subscribed and a sign-up that fills a decoy field (which subscribes nothing).
+         * @description Keeps the sign-up with when and where it was given, and subscribes the address; with double opt-in (the instance setting newsletter_double_opt_in, on by default when the service can send email) it sends a confirmation email instead, and the address is subscribed when its link (GET /newsletter/confirm) is opened. The answer is the same for a new address, one already subscribed and a sign-up that fills a decoy field (which subscribes nothing and sends nothing).
          */
         post: operations["postNewsletter"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/newsletter/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Confirm a newsletter sign-up (the link of the confirmation email)
+         * @description With double opt-in (the instance setting newsletter_double_opt_in, on by default when the service can send email), a sign-up subscribes its address only once the link in its confirmation email is opened; the link works for 7 days, and opening it again answers the same. A link that is not valid, or has run out, is 404 not_found: sign up again for a new one.
+         */
+        get: operations["getNewsletterConfirm"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -509,6 +529,7 @@ export interface components {
          *           "capacity": 16,
          *           "remaining": 14,
          *           "status": "available",
+         *           "guaranteed": true,
          *           "bookable": true
          *         },
          *         {
@@ -519,6 +540,7 @@ export interface components {
          *           "capacity": 16,
          *           "remaining": 1,
          *           "status": "limited",
+         *           "guaranteed": false,
          *           "bookable": false,
          *           "reason": "insufficient_capacity"
          *         }
@@ -562,6 +584,8 @@ export interface components {
             remaining: number;
             /** @enum {string} */
             status: "available" | "limited" | "sold_out" | "closed";
+            /** @description The departure will run: its booked guests (requests and confirmed bookings, not holds) have reached the tour's minimum to run. false for a tour without a minimum, and while the minimum is not reached */
+            guaranteed: boolean;
             /** @description Present when party is given */
             bookable?: boolean;
             /** @enum {string} */
@@ -1979,6 +2003,7 @@ export interface operations {
                      *           "capacity": 16,
                      *           "remaining": 14,
                      *           "status": "available",
+                     *           "guaranteed": true,
                      *           "bookable": true
                      *         },
                      *         {
@@ -1989,6 +2014,7 @@ export interface operations {
                      *           "capacity": 16,
                      *           "remaining": 1,
                      *           "status": "limited",
+                     *           "guaranteed": false,
                      *           "bookable": false,
                      *           "reason": "insufficient_capacity"
                      *         }
@@ -4952,6 +4978,238 @@ export interface operations {
                      *       "status": 415,
                      *       "detail": "Content-Type must be application/json",
                      *       "code": "unsupported_media_type",
+                     *       "request_id": "req-1a2b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `expectation_failed`: The Expect header names an expectation this server cannot meet */
+            417: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tourdesk.dev/problems/expectation_failed",
+                     *       "title": "The Expect header names an expectation this server cannot meet",
+                     *       "status": 417,
+                     *       "detail": "The Expect header names an expectation this server cannot meet",
+                     *       "code": "expectation_failed",
+                     *       "request_id": "req-1a2b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: Too many requests */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tourdesk.dev/problems/rate_limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "request_id": "req-1a2b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `headers_too_large`: Request headers are too large */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tourdesk.dev/problems/headers_too_large",
+                     *       "title": "Request headers are too large",
+                     *       "status": 431,
+                     *       "detail": "Request headers are too large",
+                     *       "code": "headers_too_large",
+                     *       "request_id": "req-1a2b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: Internal error */
+            500: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tourdesk.dev/problems/internal",
+                     *       "title": "Internal error",
+                     *       "status": 500,
+                     *       "detail": "Internal error",
+                     *       "code": "internal",
+                     *       "request_id": "req-1a2b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unavailable`: Service temporarily unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tourdesk.dev/problems/unavailable",
+                     *       "title": "Service temporarily unavailable",
+                     *       "status": 503,
+                     *       "detail": "Service temporarily unavailable",
+                     *       "code": "unavailable",
+                     *       "request_id": "req-1a2b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getNewsletterConfirm: {
+        parameters: {
+            query: {
+                /** @description The token of the confirmation email's link */
+                token: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "subscribed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["NewsletterReceipt"];
+                };
+            };
+            /** @description `bad_request`: The HTTP request could not be parsed; `validation_failed`: Request failed validation */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tourdesk.dev/problems/bad_request",
+                     *       "title": "The HTTP request could not be parsed",
+                     *       "status": 400,
+                     *       "detail": "The HTTP request could not be parsed",
+                     *       "code": "bad_request",
+                     *       "request_id": "req-1a2b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found`: No such resource */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tourdesk.dev/problems/not_found",
+                     *       "title": "No such resource",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "code": "not_found",
+                     *       "request_id": "req-1a2b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `method_not_allowed`: Method not allowed on this resource */
+            405: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tourdesk.dev/problems/method_not_allowed",
+                     *       "title": "Method not allowed on this resource",
+                     *       "status": 405,
+                     *       "detail": "Method not allowed on this resource",
+                     *       "code": "method_not_allowed",
+                     *       "request_id": "req-1a2b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `request_timeout`: The request took too long to arrive */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tourdesk.dev/problems/request_timeout",
+                     *       "title": "The request took too long to arrive",
+                     *       "status": 408,
+                     *       "detail": "The request took too long to arrive",
+                     *       "code": "request_timeout",
                      *       "request_id": "req-1a2b"
                      *     }
                      */

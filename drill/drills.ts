@@ -5,6 +5,7 @@ import { skippedOutcome, type DrillOutcome } from './outcome.ts'
 import { postgresCutDrill } from './postgres-cut.ts'
 import { racesDrill } from './races.ts'
 import { slowClientsDrill } from './slow-clients.ts'
+import { webhooksDrill, type WebhooksDrillOptions } from './webhooks.ts'
 
 export interface DrillSettings {
   quick: boolean
@@ -46,6 +47,22 @@ const killOptions = (s: DrillSettings, title: string) => ({ title, rounds: killR
 const raceRounds = (s: DrillSettings) => s.quick ? 1 : 10
 const raceNodes = 3
 const raceOptions = (s: DrillSettings, title: string) => ({ title, nodes: raceNodes, rounds: raceRounds(s), mixedRuns: s.quick ? 5 : 150 })
+/**
+ * The receiver accepts, refuses connections, hangs (each attempt then waits out the sender's
+ * 15 s timeout) and answers 503 slowly while a node is killed; a quick run leaves out the
+ * hang and the kill, which cost 15 and 30 seconds of waiting.
+ */
+const webhookOptions = (s: DrillSettings, title: string, postgresUrl: string | null): WebhooksDrillOptions => ({
+  title,
+  postgresUrl,
+  nodes: postgresUrl && !s.quick ? 3 : 2,
+  phases: s.quick ? { accept: 1000, refuse: 1500, hang: 0, 'slow-503': 1500 } : { accept: 4000, refuse: 8000, hang: 6000, 'slow-503': 8000 },
+  slowAnswerMs: s.quick ? 300 : 1500,
+  killNode: !s.quick,
+  afterMs: s.quick ? 500 : 3000,
+  drainTimeoutMs: 120_000,
+  traffic: { workers: 2, paceMs: s.quick ? 50 : 100 },
+})
 
 export const DRILLS: Drill[] = [
   {
@@ -81,6 +98,14 @@ export const DRILLS: Drill[] = [
     runs: (s, title) => [
       onSqlite(() => racesDrill({ ...raceOptions(s, title), postgresUrl: null })),
       onPostgres(s, title, (postgresUrl) => racesDrill({ ...raceOptions(s, title), postgresUrl })),
+    ],
+  },
+  {
+    name: 'webhooks',
+    title: (s) => `Webhook receiver down, slow and back${s.quick ? '' : ', a node killed'}`,
+    runs: (s, title) => [
+      onSqlite(() => webhooksDrill(webhookOptions(s, title, null))),
+      onPostgres(s, title, (postgresUrl) => webhooksDrill(webhookOptions(s, title, postgresUrl))),
     ],
   },
   {

@@ -8,8 +8,10 @@ export interface DrillOutcome {
   acknowledged: number
   /** Acknowledged changes missing from the database afterwards. Must be 0. */
   lost: number
-  /** Bookings made twice for one request (one Idempotency-Key, one session) or seats freed twice. Must be 0. */
+  /** Bookings made twice for one request (one Idempotency-Key, one session) or seats freed twice; events a webhook receiver took twice. Must be 0, or at most allowedDuplicates. */
   duplicated: number
+  /** Set where the promise is at-least-once (webhooks): the duplicates it allows, e.g. one per attempt in flight when a fault struck. */
+  allowedDuplicates?: number
   /** Seats taken beyond a departure's capacity. Must be 0. */
   overCapacity: number
   /** From the end of the fault to service again, in milliseconds; null where the drill has no outage. */
@@ -26,7 +28,7 @@ export interface DrillOutcome {
 
 export function passed(outcome: DrillOutcome): boolean {
   return outcome.skipped !== undefined
-    || (outcome.lost === 0 && outcome.duplicated === 0 && outcome.overCapacity === 0 && outcome.failures.length === 0)
+    || (outcome.lost === 0 && outcome.duplicated <= (outcome.allowedDuplicates ?? 0) && outcome.overCapacity === 0 && outcome.failures.length === 0)
 }
 
 export function skippedOutcome(drill: string, database: DrillOutcome['database'], reason: string): DrillOutcome {

@@ -1,7 +1,8 @@
 /**
  * `npm run drill`: fault drills against the real service, printed as a table and written
  * to drill/results/<date>.md. `--quick` runs few rounds (for the test suite) and writes
- * nothing unless `--out DIR` is given. `--only kill,pg-cut,…` runs some drills.
+ * nothing unless `--out DIR` is given. `--only kill,pg-cut,…` runs some drills, written to
+ * <date>-kill-pg-cut….md.
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -70,7 +71,8 @@ process.stdout.write(`\n${report}\n`)
 const out = values.out ?? (values.quick ? null : RESULTS_DIR)
 if (out !== null) {
   mkdirSync(out, { recursive: true })
-  const path = join(out, `${date}.md`)
+  // Some drills alone are not the day's record of all of them: their file says which they are.
+  const path = join(out, `${date}${only ? `-${only.join('-')}` : ''}.md`)
   writeFileSync(path, report)
   process.stdout.write(`written to ${path}\n`)
 }

@@ -26,6 +26,8 @@ import { enforceRateLimit } from './http/rate-limit.ts'
 import { attachRouteChecks } from './http/route-checks.ts'
 import type { AppContext } from './context.ts'
 import { bookingPageRoutes } from './web/booking-page.ts'
+import { emailActionRoutes } from './web/email-action-page.ts'
+import { backOfficeRoutes } from './web/admin-page.ts'
 import { ADMIN_ROUTE_PREFIX, adminApi } from './admin/plugin.ts'
 
 export const BODY_LIMIT_BYTES = 64 * 1024
@@ -114,7 +116,11 @@ export async function buildApp(context: AppContext, options: AppOptions = {}) {
     await api.register(openApiRoutes(instanceRoutes))
   }, { prefix: INSTANCE_ROUTE_PREFIX })
 
-  if (options.admin ?? true) await app.register(adminApi(app), { prefix: ADMIN_ROUTE_PREFIX })
+  if (options.admin ?? true) {
+    await app.register(adminApi(app), { prefix: ADMIN_ROUTE_PREFIX })
+    await app.register(emailActionRoutes)
+    await app.register(backOfficeRoutes)
+  }
 
   await app.register(bookingPageRoutes)
 

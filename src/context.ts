@@ -7,10 +7,13 @@ import { bookingService, type BookingService } from './services/bookings.ts'
 import { catalogEditor, type CatalogEditor } from './services/catalog-editor.ts'
 import { CatalogRegistry } from './services/catalog-registry.ts'
 import { departureService, type DepartureService } from './services/departures.ts'
+import { departureMinimum } from './services/departure-minimum.ts'
 import { operatorBookingService, type OperatorBookingService } from './services/operator-bookings.ts'
 import { runHousekeeping } from './services/housekeeping.ts'
 import { Scheduler } from './services/scheduler.ts'
 import { staffAuth, type StaffAuth } from './services/staff-auth.ts'
+import { emailOutbox, type EmailOutbox, type EmailSettings } from './services/email-outbox.ts'
+import { emailSending, type EmailSending } from './services/email-sending.ts'
 import { DEFAULT_WEBHOOK_SETTINGS, webhookDelivery, type WebhookDelivery, type WebhookSettings } from './services/webhook-delivery.ts'
 import type { CatalogInstance } from './schemas/catalog.ts'
 import { loadServerSecret } from './store/secrets.ts'
@@ -37,8 +40,14 @@ export interface AppContext {
   /** null when TOURDESK_RATE_LIMITS=off. */
   rateLimiter: RateLimiter | null
   webhooks: WebhookDelivery
-  /** Background work (housekeeping, webhook deliveries); the server starts it, tests call runNow. */
+  /** Background work (housekeeping, webhook deliveries, emails); the server starts it, tests call runNow. */
   scheduler: Scheduler
+  /** Emails made from events, reminders and warnings. */
+  emails: EmailOutbox
+  /** null without SMTP_URL: messages are kept as not_sent. */
+  emailSending: EmailSending | null
+  /** The settings emails are made with; a test that listens on a port it learns late sets publicUrl once it knows it. */
+  emailSettings: EmailSettings
 }
 
 export interface ContextOptions {
@@ -64,6 +73,8 @@ export interface ContextOptions {
   webhooks?: Partial<WebhookSettings>
   /** How often housekeeping runs (TOURDESK_SWEEP_SECONDS; default 30). */
   sweepIntervalSeconds?: number
+  /** SMTP_URL (none by default: messages kept as not_sent) and TOURDESK_PUBLIC_URL. */
+  email?: Partial<EmailSettings>
 }
 
 export interface ContextLog {
@@ -83,15 +94,20 @@ export async function openContext(options: ContextOptions): Promise<AppContext> 
       options.log?.warn({ instances: differing },
         `the catalog file${options.catalogSource ? ` ${options.catalogSource}` : ''} differs from the database for ${differing.join(', ')}; the database is served. To apply the file: npm run tourdesk -- catalog import ${options.catalogSource ?? 'FILE'}`)
     }
-    const catalogs = new CatalogRegistry(store, { holdSecondsOverride: options.holdSecondsOverride ?? null, onError: (err) => options.log?.warn({ err }, 'catalog: could not reload') })
+    // Closures made here name what they use, never `options`: one that did would keep the
+    // catalog file's instances (tens of MB for a large catalog) for as long as the node runs.
+    const log = options.log
+    const catalogs = new CatalogRegistry(store, { holdSecondsOverride: options.holdSecondsOverride ?? null, onError: (err) => log?.warn({ err }, 'catalog: could not reload') })
     await catalogs.refresh()
     catalogs.watch()
-    const log = options.log
     const scheduler = new Scheduler(options.clock, {
       info: (details, message) => log?.info?.(details, message),
       error: (details, message) => (log?.error ?? log?.warn)?.call(log, details, message),
     })
     const webhooks = webhookDelivery(store, catalogs, options.clock, { ...DEFAULT_WEBHOOK_SETTINGS, ...options.webhooks })
+    const emailSettings: EmailSettings = { smtpUrl: options.email?.smtpUrl ?? null, publicUrl: options.email?.publicUrl ?? 'http://127.0.0.1:3000' }
+    const emails = emailOutbox(store, catalogs, secret, emailSettings)
+    const sending = emailSettings.smtpUrl === null ? null : emailSending(store, catalogs, emailSettings.smtpUrl, emailSettings)
     const context: AppContext = {
       store,
       clock: options.clock,
@@ -112,9 +128,17 @@ export async function openContext(options: ContextOptions): Promise<AppContext> 
       rateLimiter: options.rateLimiter ?? null,
       webhooks,
       scheduler,
+      emails,
+      emailSending: sending,
+      emailSettings,
     }
-    scheduler.add({ name: 'housekeeping', everyMs: (options.sweepIntervalSeconds ?? 30) * 1000, run: (now) => runHousekeeping(context, now).then((report) => ({ ...report })) })
+    const sweepMs = (options.sweepIntervalSeconds ?? 30) * 1000
+    scheduler.add({ name: 'housekeeping', everyMs: sweepMs, run: (now) => runHousekeeping(context, now).then((report) => ({ ...report })) })
     scheduler.add(webhooks.task())
+    scheduler.add(departureMinimum(store).task(catalogs))
+    scheduler.add(emails.projectionTask())
+    scheduler.add(emails.remindersTask(sweepMs))
+    if (sending) scheduler.add(sending.task())
     return context
   } catch (err) {
     await store.close()
@@ -124,6 +148,7 @@ export async function openContext(options: ContextOptions): Promise<AppContext> 
 
 export async function closeContext(context: AppContext): Promise<void> {
   await context.scheduler.stop()
+  context.emailSending?.close()
   context.catalogs.close()
   await context.rateLimiter?.close()
   await context.store.close()
@@ -150,5 +175,6 @@ export async function createContext(settings: Settings, clock: Clock, log: Conte
     secret: settings.secret,
     webhooks: { allowPrivate: settings.webhooks.allowPrivate, ...settings.webhooks.retryScheduleMs ? { retryScheduleMs: settings.webhooks.retryScheduleMs } : {} },
     sweepIntervalSeconds: settings.sweepIntervalSeconds,
+    email: { smtpUrl: settings.smtpUrl, publicUrl: settings.publicUrl },
   })
 }

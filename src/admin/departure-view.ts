@@ -26,9 +26,8 @@ export function departureView(record: DepartureRecord): Departure {
     note: record.note,
     extra: record.extra,
     orphaned: record.orphaned,
-    // Issue 16 gives tours a minimum to run; until then no departure has one, so none is guaranteed.
-    min_participants: null,
-    guaranteed: false,
+    min_participants: record.minParticipants,
+    guaranteed: record.guaranteed,
     version: record.version,
   }
 }

@@ -13,10 +13,12 @@ import { departureRoutes } from './routes/departures.ts'
 import { staffRoutes } from './routes/staff.ts'
 import { apiKeyRoutes } from './routes/api-keys.ts'
 import { auditRoutes } from './routes/audit.ts'
+import { emailRoutes } from './routes/emails.ts'
 import { eventRoutes } from './routes/events.ts'
 import { privacyRoutes } from './routes/privacy.ts'
 import { catalogRoutes } from './routes/catalog.ts'
 import { webhookRoutes } from './routes/webhooks.ts'
+import { streamRoutes } from './routes/stream.ts'
 
 /** Every operator route lives under this, one instance per prefix (OPERATOR.md, "Surfaces"). */
 export const ADMIN_ROUTE_PREFIX = '/admin/api/:instance'
@@ -63,6 +65,9 @@ const OPERATOR_DOCUMENT: DocumentSpec = {
     'promo-codes': { name: 'Promo codes', description: 'Promo codes and their uses' },
     'policy': { name: 'Cancellation policy', description: 'The cancellation policy; each edit is a new version' },
     'settings': { name: 'Settings', description: "The instance's own settings: name, time zone, currency, hold time, origins, limits" },
+    'events': { name: 'Events', description: 'What happened, in commit order, for 30 days' },
+    'stream': { name: 'Event stream', description: 'The events as server-sent events, as they happen' },
+    'emails': { name: 'Emails', description: 'Every email made for guests and staff, with its state' },
     'webhooks': { name: 'Webhooks', description: 'Endpoints that receive the events, signed (Standard Webhooks 1.0); their delivery log, test messages and replays' },
     'openapi': { name: 'Description', description: 'This OpenAPI document' },
   },
@@ -97,9 +102,11 @@ export function adminApi(app: FastifyInstance): FastifyPluginAsyncTypebox {
     await admin.register(apiKeyRoutes)
     await admin.register(auditRoutes)
     await admin.register(eventRoutes)
+    await admin.register(emailRoutes)
     await admin.register(privacyRoutes)
     await admin.register(catalogRoutes)
     await admin.register(webhookRoutes)
+    await admin.register(streamRoutes)
 
     let document: Record<string, unknown> | undefined
     admin.get('/openapi.json', { config: { access: 'public', summary: 'This OpenAPI 3.1 description of the operator API' } }, async (request, reply) => {

@@ -13,7 +13,8 @@ export const availabilityRoutes: FastifyPluginAsyncTypebox<AnswerReuse> = async 
     config: {
       summary: "Departures of a tour over 1 to 14 days, in the operator's time zone",
       description: "The departures that have not yet begun, over days days from date (today in the operator's zone by default), "
-        + 'each with its seats left and status; held, requested and confirmed seats all count. With party, each says whether it can be '
+        + 'each with its seats left and status; held, requested and confirmed seats all count. guaranteed says the departure has reached its '
+        + "tour's minimum to run with requests and confirmed bookings (holds do not count; false for a tour without a minimum). With party, each says whether it can be "
         + 'booked for that party and, when not, why.',
       errors: ['tour_not_found', 'date_out_of_range', 'party_out_of_range'],
     },

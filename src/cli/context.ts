@@ -46,9 +46,9 @@ export async function withContext<T>(work: (cli: CliContext) => Promise<T>): Pro
   }
 }
 
-/** Where the server these settings describe listens (HOST and PORT), for the links the CLI prints. */
+/** The origin staff reach the server at (TOURDESK_PUBLIC_URL, else HOST and PORT), for the links the CLI prints. */
 export function serverOrigin(settings: Settings): string {
-  return `http://${settings.host.includes(':') ? `[${settings.host}]` : settings.host}:${settings.port}`
+  return settings.publicUrl
 }
 
 /** The instance `--instance` names, by prefix. */

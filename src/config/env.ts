@@ -39,6 +39,10 @@ export interface Settings {
   trustProxy: boolean | string
   /** TOURDESK_WEBHOOKS_ALLOW_PRIVATE and TOURDESK_WEBHOOK_RETRY_SCHEDULE (src/services/webhook-delivery.ts). */
   webhooks: { allowPrivate: boolean, retryScheduleMs: number[] | null }
+  /** SMTP_URL (smtp:// or smtps://, credentials in the URL); null keeps every message as not_sent. */
+  smtpUrl: string | null
+  /** TOURDESK_PUBLIC_URL: the origin guests and staff reach, for the links in emails and the CLI's setup links. */
+  publicUrl: string
 }
 
 export const DEMO_CATALOG_PATH = join(PROJECT_ROOT, 'config/demo.json')
@@ -110,9 +114,11 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     throw new ConfigError('TOURDESK_SECRET must be at least 32 characters')
   }
   const holdRaw = env.TOURDESK_HOLD_SECONDS
+  const port = integerSetting(env, 'PORT', 3000, 0, 65535)
+  const host = env.HOST || '127.0.0.1'
   return {
-    port: integerSetting(env, 'PORT', 3000, 0, 65535),
-    host: env.HOST || '127.0.0.1',
+    port,
+    host,
     database: parseDatabaseUrl(env.DATABASE_URL || 'sqlite:data/tourdesk.db', env),
     migrateOnStart: onOffSetting(env, 'TOURDESK_MIGRATE', 'on'),
     redisUrl: parseRedisUrl(env.REDIS_URL),
@@ -127,7 +133,36 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     sweepIntervalSeconds: integerSetting(env, 'TOURDESK_SWEEP_SECONDS', 30, 1, 3600),
     trustProxy: parseTrustProxy(env.TOURDESK_TRUST_PROXY),
     webhooks: { allowPrivate: onOffSetting(env, 'TOURDESK_WEBHOOKS_ALLOW_PRIVATE', 'off'), retryScheduleMs: parseDurations(env.TOURDESK_WEBHOOK_RETRY_SCHEDULE) },
+    smtpUrl: parseSmtpUrl(env.SMTP_URL),
+    publicUrl: parsePublicUrl(env.TOURDESK_PUBLIC_URL, port, host),
   }
+}
+
+function parseSmtpUrl(raw: string | undefined): string | null {
+  if (raw === undefined || raw === '') return null
+  let url: URL
+  try {
+    url = new URL(raw)
+  } catch {
+    throw new ConfigError('SMTP_URL must be a URL such as smtp://user:password@mail.example.com:587 or smtps://…:465')
+  }
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') throw new ConfigError(`SMTP_URL must start with smtp:// or smtps://, got "${url.protocol}//"`)
+  return raw
+}
+
+/** The origin (scheme, host, port) of TOURDESK_PUBLIC_URL; by default the address the service listens on. */
+function parsePublicUrl(raw: string | undefined, port: number, host: string): string {
+  if (raw === undefined || raw === '') return `http://${host.includes(':') ? `[${host}]` : host}:${port}`
+  let url: URL
+  try {
+    url = new URL(raw)
+  } catch {
+    throw new ConfigError(`TOURDESK_PUBLIC_URL must be an origin such as https://book.example.com, got "${raw}"`)
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname !== '/' || url.search || url.hash || url.username) {
+    throw new ConfigError(`TOURDESK_PUBLIC_URL must be an origin such as https://book.example.com (no path), got "${raw}"`)
+  }
+  return url.origin
 }
 
 const DURATION_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }

@@ -53,12 +53,20 @@ function tourChange(before: CatalogTour & { position: number }, after: CatalogTo
   return { action, target: { type: 'tour', id: after.id }, ...fields }
 }
 
+/** Where each tour of a part of an instance (CatalogPart) stands in the whole list, before and after the edit. */
+export interface TourPositions {
+  before: ReadonlyMap<string, number>
+  after: ReadonlyMap<string, number>
+}
+
 /**
  * What turns `before` (null for a new instance) into `after`, both in the catalog file's
  * format: one change per instance setting group, policy, tour and promo code. Tours missing
- * from `after` are deleted (the caller has already kept, archived, those with bookings).
+ * from `after` are deleted (the caller has already kept, archived, those with bookings). A
+ * tour's position is its index in `tours`, unless `positions` says where it stands (when the
+ * instances carry only the tours an edit concerns).
  */
-export function diffCatalog(before: CatalogInstance | null, after: CatalogInstance): CatalogChange[] {
+export function diffCatalog(before: CatalogInstance | null, after: CatalogInstance, positions?: TourPositions): CatalogChange[] {
   const changes: CatalogChange[] = []
   const instanceTarget = { type: 'instance' as const, id: after.ref }
   if (!before) {
@@ -70,8 +78,9 @@ export function diffCatalog(before: CatalogInstance | null, after: CatalogInstan
   if (!before || !same(before.cancellation_policy, after.cancellation_policy)) {
     changes.push({ action: 'policy.published', target: { type: 'policy', id: after.cancellation_policy.id }, before: before?.cancellation_policy ?? null, after: after.cancellation_policy })
   }
-  const toursBefore = new Map((before?.tours ?? []).map((tour, position) => [tour.id, { ...tour, position }]))
-  after.tours.forEach((tour, position) => {
+  const toursBefore = new Map((before?.tours ?? []).map((tour, index) => [tour.id, { ...tour, position: positions?.before.get(tour.id) ?? index }]))
+  after.tours.forEach((tour, index) => {
+    const position = positions?.after.get(tour.id) ?? index
     const old = toursBefore.get(tour.id)
     toursBefore.delete(tour.id)
     if (!old) changes.push({ action: 'tour.created', target: { type: 'tour', id: tour.id }, before: null, after: { ...tour, position } })

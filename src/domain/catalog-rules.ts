@@ -18,11 +18,23 @@ export function isIanaTimeZone(name: string): boolean {
 }
 
 /**
+ * What an instance checked in part (an edit of one tour, a promo code, the policy or the
+ * settings, which carries only the tours it edits) has besides: which of the tours its promo
+ * codes name it has, and whether it offers one.
+ */
+export interface OtherTours {
+  ids: ReadonlySet<string>
+  anyOffered: boolean
+}
+
+const NO_OTHER_TOURS: OtherTours = { ids: new Set(), anyOffered: false }
+
+/**
  * The rules a schema-valid instance must also keep (docs/catalog.md, "Validation"): the one
  * place they are written, shared by the file loader, `tourdesk catalog import` and the
  * operator API. Fields are named relative to the instance (`tours[0].party`).
  */
-export function catalogIssues(instance: CatalogInstance): CatalogIssue[] {
+export function catalogIssues(instance: CatalogInstance, others: OtherTours = NO_OTHER_TOURS): CatalogIssue[] {
   const issues: CatalogIssue[] = []
   const issue = (field: string, message: string) => issues.push({ field, message })
   if (!isIanaTimeZone(instance.timezone)) issue('timezone', `"${instance.timezone}" is not an IANA time zone name (e.g. Europe/Lisbon)`)
@@ -36,6 +48,10 @@ export function catalogIssues(instance: CatalogInstance): CatalogIssue[] {
     tourIds.add(tour.id)
     if (tour.party.min > tour.party.max) issue(`${at}.party.min`, 'is above party.max')
     if (tour.party.max > tour.capacity) issue(`${at}.party.max`, 'is above capacity')
+    if (tour.min_participants !== undefined && tour.min_participants > tour.capacity) issue(`${at}.min_participants`, 'is above capacity')
+    if (tour.min_participants_deadline_hours !== undefined && tour.min_participants === undefined) {
+      issue(`${at}.min_participants_deadline_hours`, 'is set without min_participants (remove it too, or set min_participants)')
+    }
     tour.schedule.forEach((rule, r) => {
       if (rule.from > rule.until) issue(`${at}.schedule[${r}].from`, 'is after until')
     })
@@ -45,7 +61,7 @@ export function catalogIssues(instance: CatalogInstance): CatalogIssue[] {
       addonIds.add(addon.id)
     })
   })
-  if (!instance.tours.some((tour) => !tour.archived)) issue('tours', 'at least one tour must not be archived')
+  if (!others.anyOffered && !instance.tours.some((tour) => !tour.archived)) issue('tours', 'at least one tour must not be archived')
   const codes = new Set<string>()
   instance.promo_codes.forEach((promo, p) => {
     const at = `promo_codes[${p}]`
@@ -54,7 +70,7 @@ export function catalogIssues(instance: CatalogInstance): CatalogIssue[] {
     if (promo.valid_from > promo.valid_until) issue(`${at}.valid_from`, 'is after valid_until')
     if (promo.kind === 'percent' && promo.value > 100) issue(`${at}.value`, 'a percentage is at most 100')
     for (const id of promo.tour_ids ?? []) {
-      if (!tourIds.has(id)) issue(`${at}.tour_ids`, `names unknown tour "${id}"`)
+      if (!tourIds.has(id) && !others.ids.has(id)) issue(`${at}.tour_ids`, `names unknown tour "${id}"`)
     }
   })
   return issues

@@ -54,6 +54,12 @@ function parameters(route: RouteOptions, components: Record<string, JsonSchema>)
   const malformed = 'a value of another shape is 400 validation_failed; a well-formed id of no live session names no session'
   if (config.session) out.push({ name: 'X-Session', in: 'header', required: false, description: `Session id, instead of the sid cookie; ${malformed}`, schema: SESSION_ID_SCHEMA })
   if (config.sessionFromQuery) out.push({ name: 'session', in: 'query', required: false, description: `Session id (after X-Session, before the sid cookie); ${malformed}`, schema: SESSION_ID_SCHEMA })
+  if (config.eventStream) {
+    out.push({
+      name: 'Last-Event-ID', in: 'header', required: false, description: 'The id of the last event received: the stream resumes after it (browsers send it when they reconnect)',
+      schema: EVENT_ID_SCHEMA, example: exampleOf(EVENT_ID_SCHEMA),
+    })
+  }
   return out
 }
 
@@ -83,8 +89,16 @@ function errorResponses(route: RouteOptions, extra: ErrorCode[]): Record<string,
 
 const CSV_MEDIA = { 'text/csv': { schema: { type: 'string', description: 'RFC 4180 CSV with a header row' } } }
 
-/** The media types of a success answer: JSON, CSV alone, or either by the Accept header (route config `csv`). */
+const EVENT_ID_SCHEMA = { type: 'string', pattern: '^evt_[0-9a-f]{32}$', maxLength: 36, examples: ['evt_0190a4c2e7b87c3d9f1e2a3b4c5d6e7f'] }
+const EVENT_STREAM_MEDIA = {
+  'text/event-stream': {
+    schema: { type: 'string', description: 'Server-sent events: each message has id (the event id) and data (one OperatorEvent as JSON); lines starting with a colon are heartbeats' },
+  },
+}
+
+/** The media types of a success answer: JSON, CSV alone, either by the Accept header (route config `csv`), or server-sent events. */
 function successContent(route: RouteOptions, json: () => JsonSchema): JsonSchema {
+  if (route.config?.eventStream) return EVENT_STREAM_MEDIA
   if (route.config?.csv === 'only') return CSV_MEDIA
   return { 'application/json': json(), ...(route.config?.csv === 'alternative' ? CSV_MEDIA : {}) }
 }

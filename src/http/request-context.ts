@@ -37,6 +37,8 @@ declare module 'fastify' {
     access?: Access
     /** The success answer is CSV (`only`), or CSV instead of JSON when Accept asks for it (`alternative`). */
     csv?: 'only' | 'alternative'
+    /** The success answer is a text/event-stream that takes Last-Event-ID. */
+    eventStream?: boolean
     /** Longer explanation for the API document. */
     description?: string
   }

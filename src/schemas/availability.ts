@@ -13,6 +13,10 @@ export const Slot = named('Slot', Type.Object({
   capacity: Type.Integer(),
   remaining: Type.Integer(),
   status: SlotStatus,
+  guaranteed: Type.Boolean({
+    description: "The departure will run: its booked guests (requests and confirmed bookings, not holds) have reached the tour's minimum to run. "
+      + 'false for a tour without a minimum, and while the minimum is not reached',
+  }),
   bookable: Type.Optional(Type.Boolean({ description: 'Present when party is given' })),
   reason: Type.Optional(UnbookableReason),
 }))
@@ -29,8 +33,8 @@ export const Availability = named('Availability', Type.Object({
   examples: [{
     tour_id: 'alfama-walk', timezone: 'Europe/Lisbon', date: '2026-06-02', days: 1, party: 2,
     slots: [
-      { start: '2026-06-02T09:30:00+01:00', end: '2026-06-02T12:00:00+01:00', date: '2026-06-02', time: '09:30', capacity: 16, remaining: 14, status: 'available', bookable: true },
-      { start: '2026-06-02T14:00:00+01:00', end: '2026-06-02T16:30:00+01:00', date: '2026-06-02', time: '14:00', capacity: 16, remaining: 1, status: 'limited', bookable: false, reason: 'insufficient_capacity' },
+      { start: '2026-06-02T09:30:00+01:00', end: '2026-06-02T12:00:00+01:00', date: '2026-06-02', time: '09:30', capacity: 16, remaining: 14, status: 'available', guaranteed: true, bookable: true },
+      { start: '2026-06-02T14:00:00+01:00', end: '2026-06-02T16:30:00+01:00', date: '2026-06-02', time: '14:00', capacity: 16, remaining: 1, status: 'limited', guaranteed: false, bookable: false, reason: 'insufficient_capacity' },
     ],
   }],
 }))

@@ -30,6 +30,10 @@ export const NewsletterRequest = named('NewsletterRequest', Type.Object({
 }, { additionalProperties: false, examples: [{ email: 'ana@example.pt', name: 'Ana Silva' }] }))
 export type NewsletterRequest = Static<typeof NewsletterRequest>
 
+export const NewsletterConfirmation = Type.Object({
+  token: Type.String({ minLength: 20, maxLength: 300, pattern: '^[A-Za-z0-9_-]+$', description: 'The token of the confirmation email\'s link' }),
+}, { additionalProperties: false })
+
 export const NewsletterReceipt = named('NewsletterReceipt', Type.Object({
   status: Type.Literal('subscribed', { description: 'The same answer whether the address is new or already subscribed' }),
 }, { examples: [{ status: 'subscribed' }] }))

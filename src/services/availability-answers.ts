@@ -29,6 +29,12 @@ interface KeptAnswer {
  */
 export class AvailabilityAnswers {
   readonly #kept = new LruMap<string, KeptAnswer>(KEPT_ANSWER_LIMIT)
+  /**
+   * Reads in progress, by change token and key: after a commit (a hold, a catalog edit) every
+   * reader of a busy window misses at once, and they wait for the first one's read instead of
+   * each reading the same window (on PostgreSQL, fifty readers would queue on the pool).
+   */
+  readonly #reading = new Map<string, Promise<KeptAnswer>>()
   readonly #store: Store
   readonly #reuse: boolean
 
@@ -50,12 +56,31 @@ export class AvailabilityAnswers {
     const changeToken = this.#reuse ? this.#store.changeToken() : null
     const kept = changeToken === null ? undefined : this.#kept.get(key)
     if (kept && kept.changeToken === changeToken && nowMs >= kept.readAtMs && nowMs < kept.validUntilMs) return kept.body
+    if (changeToken === null) return (await this.#read(catalog, now, window, serialize, null)).body
 
-    const { answer, validUntilMs } = await readAvailability(catalog, this.#store.departures, now, window)
-    const body = Buffer.from(serialize(answer))
-    if (changeToken !== null) {
-      this.#kept.set(key, { body, changeToken, readAtMs: nowMs, validUntilMs: Math.min(validUntilMs, nowMs + MAX_KEEP_MS) })
+    const flight = `${changeToken} ${key}`
+    const joined = this.#reading.get(flight)
+    // A read that began before this request, under the same token, holds for it unless a
+    // cutoff, start or lapse came in between.
+    if (joined) {
+      const answer = await joined
+      if (nowMs >= answer.readAtMs && nowMs < answer.validUntilMs) return answer.body
     }
-    return body
+    const reading = this.#read(catalog, now, window, serialize, changeToken)
+    this.#reading.set(flight, reading)
+    try {
+      const answer = await reading
+      this.#kept.set(key, answer)
+      return answer.body
+    } finally {
+      if (this.#reading.get(flight) === reading) this.#reading.delete(flight)
+    }
+  }
+
+  async #read(catalog: InstanceCatalog, now: Temporal.Instant, window: AvailabilityWindow,
+    serialize: (answer: Availability) => string, changeToken: string | null): Promise<KeptAnswer> {
+    const nowMs = now.epochMilliseconds
+    const { answer, validUntilMs } = await readAvailability(catalog, this.#store.departures, now, window)
+    return { body: Buffer.from(serialize(answer)), changeToken: changeToken ?? '', readAtMs: nowMs, validUntilMs: Math.min(validUntilMs, nowMs + MAX_KEEP_MS) }
   }
 }

@@ -2,6 +2,7 @@ import { Temporal } from 'temporal-polyfill'
 import { departureAt } from '../domain/departure-at.ts'
 import { fromStoredInstant, todayIn, toStoredInstant } from '../domain/instant-format.ts'
 import { LruMap } from '../domain/lru-map.ts'
+import { isGuaranteed, minimumToRun } from '../domain/minimum-to-run.ts'
 import { expandSchedule, type Departure } from '../domain/schedule.ts'
 import { isPastCutoffMs, slotState } from '../domain/slot-status.ts'
 import { ApiError } from '../errors/api-error.ts'
@@ -114,6 +115,7 @@ export async function readAvailability(catalog: InstanceCatalog, departureRows: 
   const departures = departuresOf(tour, timeZone, window, seats).filter((d) => d.startMs > nowMs)
 
   const cutoffMs = tour.cutoff_minutes * 60_000
+  const minimum = minimumToRun(tour)
   let validUntilMs = seats.nextLapseAt === null ? Infinity : fromStoredInstant(seats.nextLapseAt).epochMilliseconds
   for (const d of departures) {
     const closesAt = d.startMs - cutoffMs
@@ -130,20 +132,24 @@ export async function readAvailability(catalog: InstanceCatalog, departureRows: 
       slots: departures.map((d) => {
         const stored = seats.byStart.get(d.startKey)
         const capacity = stored?.capacity ?? tour.capacity
+        const { remaining, status, ...bookable } = slotState({
+          capacity,
+          seatsTaken: stored?.seats_taken ?? 0,
+          pastCutoff: isPastCutoffMs(d.startMs, tour.cutoff_minutes, nowMs),
+          // A cancelled departure is closed too; both take no new holds.
+          closedByOperator: stored?.closed === 1 || stored?.cancelled === 1,
+          party,
+        })
         return {
           start: d.startText,
           end: d.endText,
           date: d.date,
           time: d.time,
           capacity,
-          ...slotState({
-            capacity,
-            seatsTaken: stored?.seats_taken ?? 0,
-            pastCutoff: isPastCutoffMs(d.startMs, tour.cutoff_minutes, nowMs),
-            // A cancelled departure is closed too; both take no new holds.
-            closedByOperator: stored?.closed === 1 || stored?.cancelled === 1,
-            party,
-          }),
+          remaining,
+          status,
+          guaranteed: isGuaranteed(minimum, stored?.live ?? 0),
+          ...bookable,
         }
       }),
     },

@@ -17,6 +17,7 @@ import type { Store } from '../store/store.ts'
 import type { Plan, RecordAnswer as RecordBookingAnswer } from '../store/write-plan.ts'
 import { lastBookableDate, requirePartyInRange, requireOfferedTour } from './availability.ts'
 import { newBookingCode } from './booking-code.ts'
+import { departureMinimum } from './departure-minimum.ts'
 import type { InstanceCatalog } from './instance-catalog.ts'
 import { requireUsablePromo } from './promo-codes.ts'
 
@@ -95,6 +96,7 @@ async function requireDeparture(ctx: BookingContext, tour: CatalogTour, startTex
 
 export function bookingService(store: Store) {
   const { bookings, promoRedemptions } = store
+  const minimum = departureMinimum(store)
 
   /** Gives back the seats of bookings that left a seat-holding status; a booking no longer there changed nothing. */
   function* freeSeatsOf(rows: readonly BookingRow[]): Plan<void> {
@@ -341,6 +343,7 @@ export function bookingService(store: Store) {
         // Only the sweep changes another session's hold unasked, and it only expires lapsed ones.
         if (!checkedOut) throw new ApiError('hold_expired', 'The hold ran out before checkout; hold the slot again')
         if (isQuarantined && row.quarantined === 0) yield* freeSeatsOf([row])
+        else if (!isQuarantined) yield* minimum.reportIfReached(catalog, departureOf(checkedOut), checkedOut.party, now, false)
         if (record) yield* record(checkedOut)
         return { answer: checkedOut }
       })

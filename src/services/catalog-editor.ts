@@ -1,20 +1,34 @@
 import { Ajv, type ErrorObject } from 'ajv'
 import addFormats from 'ajv-formats'
 import { Temporal } from 'temporal-polyfill'
-import { diffCatalog, samePolicyTerms, type CatalogChange } from '../domain/catalog-diff.ts'
-import { catalogIssues } from '../domain/catalog-rules.ts'
+import { Type } from 'typebox'
+import { diffCatalog, samePolicyTerms, type CatalogChange, type TourPositions } from '../domain/catalog-diff.ts'
+import { catalogIssues, type OtherTours } from '../domain/catalog-rules.ts'
 import { formatStoredInZone, fromStoredInstant, toStoredInstant } from '../domain/instant-format.ts'
 import { jsonEqual } from '../domain/json-equal.ts'
 import { findDeparture } from '../domain/schedule.ts'
 import { ApiError, type FieldError } from '../errors/api-error.ts'
-import { CatalogInstance, type CatalogTour } from '../schemas/catalog.ts'
+import { CatalogInstance, CatalogTour } from '../schemas/catalog.ts'
 import type { Actor } from '../store/audit.ts'
+import type { CatalogPart, TourSelection } from '../store/catalog.ts'
 import type { Store } from '../store/store.ts'
 import { statement, type Plan, type RecordAnswer } from '../store/write-plan.ts'
 
 const ajv = new Ajv({ allErrors: true, strict: false })
 addFormats.default(ajv)
 const validateInstance = ajv.compile(CatalogInstance)
+/** The most tours an instance may have; a part of one carries any number of them up to that (none, for a settings edit). */
+const MAX_TOURS = (CatalogInstance.properties.tours as unknown as { maxItems: number }).maxItems
+const validatePart = ajv.compile(Type.Object({ ...CatalogInstance.properties, tours: Type.Array(CatalogTour) }, { additionalProperties: false }))
+
+/**
+ * What an edit reads, checks and may change: the whole instance (PUT /catalog, imports,
+ * seeding), or a part of it: its own fields, policy and promo codes with only the tours
+ * named (none for a settings, policy or promo code edit). The rules that span tours are then
+ * checked against the others in the database, so a part edit costs the tours it names,
+ * whatever the instance's size.
+ */
+export type CatalogScope = 'whole' | { tours: readonly string[] }
 
 export interface CatalogEditOptions {
   actor: Actor
@@ -29,6 +43,8 @@ export interface CatalogEditOptions {
   fieldsRelativeTo?: string | ((after: CatalogInstance) => string | undefined)
   /** Whether the edit may create the instance (imports and seeding); else an unknown instance is 404. */
   mayCreate?: boolean
+  /** The part of the instance the edit is given and may change (default: the whole instance). */
+  scope?: CatalogScope
   /** Write an audit entry per change (default true); seeding an empty database from the file is the start, not a change. */
   audit?: boolean
   /** Part of the edit's transaction, given its result: an idempotent request's answer commits with the change. */
@@ -60,11 +76,14 @@ export interface CatalogEditResult {
   changes: Array<{ action: string, target: CatalogChange['target'], fields: string[] }>
   orphaned_departures: OrphanedDeparture[]
   capacity_kept: KeptCapacity[]
+  /** The instance as edited; of a part edit, the part (the instance's own fields, policy and promo codes, and the tours of the scope). */
   catalog: CatalogInstance
 }
 
-/** One instance's catalog as it stands, and a function that gives it as it should be. */
+/** One instance's catalog as it stands (the part the edit's scope names), and a function that gives it as it should be. */
 export type CatalogEdit = (current: CatalogInstance | null) => CatalogInstance
+
+const selectionOf = (scope: CatalogScope): TourSelection => (scope === 'whole' ? { all: true } : { ids: scope.tours })
 
 function fieldOf(error: ErrorObject): string {
   const path = error.instancePath.split('/').slice(1).map((part) => (/^\d+$/.test(part) ? `[${part}]` : `.${part}`)).join('').replace(/^\./, '')
@@ -73,9 +92,10 @@ function fieldOf(error: ErrorObject): string {
   return leaf === undefined ? path || '(body)' : path ? `${path}.${leaf}` : leaf
 }
 
-function schemaErrors(instance: unknown): FieldError[] {
-  if (validateInstance(instance)) return []
-  return validateInstance.errors!.map((error) => ({
+function schemaErrors(instance: unknown, whole: boolean): FieldError[] {
+  const validate = whole ? validateInstance : validatePart
+  if (validate(instance)) return []
+  return validate.errors!.map((error) => ({
     field: fieldOf(error),
     message: error.keyword === 'additionalProperties' ? 'is not a known field' : error.message ?? 'is invalid',
   }))
@@ -89,12 +109,14 @@ function relativeTo(errors: FieldError[], after: CatalogInstance, relative: Cata
 
 /**
  * Catalog edits, from every door (the operator API, `tourdesk catalog import`, seeding an
- * empty database): one plan reads the instance with its row locked, applies the edit, checks
- * the result as the catalog file is checked, keeps what the rules of OPERATOR.md keep
+ * empty database): one plan locks the instance's row, reads the part of the instance the
+ * edit's scope names, applies the edit, checks the result as the catalog file is checked
+ * (the rules spanning tours against the tours outside the part), keeps what the rules of OPERATOR.md keep
  * (tours with bookings are archived, a policy edit is a new version, time zone and currency
- * stay once there are bookings), writes the difference, adjusts the departures the tour
- * defaults govern, audits each change and raises the instance's catalog version, which is
- * what makes every node reload it.
+ * stay once there are bookings), writes the difference (the rows it changed, each tour
+ * marked with the new version), adjusts the departures the tour defaults govern, audits
+ * each change and raises the instance's catalog version, which is what makes every node
+ * reload what changed.
  */
 export function catalogEditor(store: Store) {
   const { catalog } = store
@@ -151,16 +173,19 @@ export function catalogEditor(store: Store) {
     const now = toStoredInstant(options.now)
     const version = yield* catalog.lockInstance(ref)
     if (version === null && !options.mayCreate) throw new ApiError('not_found', 'No such instance')
-    const before = version === null ? null : yield* catalog.read(ref)
+    const scope = options.scope ?? 'whole'
+    const part = version === null ? null : yield* catalog.readPart(ref, selectionOf(scope))
+    const before = part?.instance ?? null
     const after = structuredClone(edit(before ? structuredClone(before) : null))
-    const invalid = schemaErrors(after)
+    const invalid = schemaErrors(after, scope === 'whole')
     if (invalid.length > 0) throw new ApiError('validation_failed', 'The catalog does not match its schema', { errors: relativeTo(invalid, after, options.fieldsRelativeTo) })
     if (after.ref !== ref) throw new ApiError('catalog_invalid', 'An instance keeps its ref', { errors: [{ field: 'ref', message: `must stay "${ref}"` }] })
     // Not archived is said by leaving the flag out, as the tables store it: `false` is no change.
     for (const tour of after.tours) if (tour.archived === false) delete tour.archived
     if (before) yield* keepToursWithBookings(ref, before, after)
-    const issues: FieldError[] = catalogIssues(after)
-    if (yield* catalog.prefixTaken(after.prefix, ref)) issues.push({ field: 'prefix', message: `"${after.prefix}" is another instance's prefix` })
+    const positions = yield* tourPositions(ref, scope, part, after)
+    const issues: FieldError[] = catalogIssues(after, scope === 'whole' ? undefined : yield* otherTours(ref, scope, after))
+    if (after.prefix !== before?.prefix && (yield* catalog.prefixTaken(after.prefix, ref))) issues.push({ field: 'prefix', message: `"${after.prefix}" is another instance's prefix` })
     if (issues.length > 0) throw new ApiError('catalog_invalid', 'The catalog breaks a catalog rule', { errors: relativeTo(issues, after, options.fieldsRelativeTo) })
     if (before && (before.timezone !== after.timezone || before.currency !== after.currency) && (yield* catalog.hasBookings(ref, null))) {
       const field = before.timezone !== after.timezone ? 'timezone' : 'currency'
@@ -169,7 +194,7 @@ export function catalogEditor(store: Store) {
       })
     }
     yield* versionPolicy(ref, before, after)
-    const changes = diffCatalog(before, after)
+    const changes = diffCatalog(before, after, positions)
     const write = !options.dryRun && changes.length > 0
     const orphaned: OrphanedDeparture[] = []
     const kept: KeptCapacity[] = []
@@ -179,16 +204,15 @@ export function catalogEditor(store: Store) {
       if ('capacity' in change.after) kept.push(...yield* followCapacity(ref, tour, after.timezone, now, write))
       if ('schedule' in change.after || 'blackouts' in change.after) orphaned.push(...yield* orphansOf(ref, tour, after.timezone, now))
     }
-    let newVersion = version ?? 0
+    const newVersion = (version ?? 0) + (write ? 1 : 0)
     if (write) {
       if (version === null && !(yield* catalog.createInstance(after, now))) {
         // Another node created it a moment ago (seeding at the same time): decide again on what it wrote.
         if (attempt > 0) throw new Error(`catalog instance ${ref} could not be created`)
         return yield* editPlan(ref, edit, options, attempt + 1)
       }
-      yield* writeChanges(ref, after, changes, now)
-      newVersion += 1
-      yield* catalog.writeInstance(after, newVersion, now)
+      yield* writeChanges(ref, after, changes, positions.after, newVersion, now)
+      yield* catalog.writeInstance(after, newVersion, now, changes.some((change) => change.action === 'tour.deleted'))
       for (const change of options.audit === false ? [] : changes) {
         yield* store.audit.record({
           instanceId: ref, at: now, actor: options.actor, action: `catalog.${change.action}`, target: change.target,
@@ -209,13 +233,46 @@ export function catalogEditor(store: Store) {
     return result
   }
 
-  function* writeChanges(ref: string, after: CatalogInstance, changes: CatalogChange[], now: string): Plan<void> {
-    const tourPosition = new Map(after.tours.map((tour, position) => [tour.id, position]))
+  /**
+   * Where the tours of `before` and `after` stand in the whole list: their indices in a whole
+   * edit; in a part edit, where they stood, and after the instance's last tour for a new one.
+   */
+  function* tourPositions(ref: string, scope: CatalogScope, part: CatalogPart | null, after: CatalogInstance): Plan<TourPositions> {
+    if (scope === 'whole') {
+      const index = (instance: CatalogInstance) => new Map(instance.tours.map((tour, position) => [tour.id, position]))
+      return { before: part ? index(part.instance) : new Map(), after: index(after) }
+    }
+    const before = part!.positions
+    const added = after.tours.filter((tour) => !before.has(tour.id))
+    if (added.length === 0) return { before, after: before }
+    const next = yield* catalog.nextTourPosition(ref)
+    if (next + added.length > MAX_TOURS) {
+      throw new ApiError('validation_failed', 'The catalog does not match its schema', { errors: [{ field: 'tours', message: `must NOT have more than ${MAX_TOURS} items` }] })
+    }
+    return { before, after: new Map([...before, ...added.map((tour, i): [string, number] => [tour.id, next + i])]) }
+  }
+
+  /** What the rules spanning tours need to know of the tours outside a part edit: those its promo codes name, and whether one is offered. */
+  function* otherTours(ref: string, scope: Exclude<CatalogScope, 'whole'>, after: CatalogInstance): Plan<OtherTours> {
+    const inPart = new Set([...scope.tours, ...after.tours.map((tour) => tour.id)])
+    const named = new Set(after.promo_codes.flatMap((promo) => promo.tour_ids ?? []).filter((id) => !inPart.has(id)))
+    return {
+      ids: yield* catalog.existingTourIds(ref, [...named]),
+      anyOffered: after.tours.some((tour) => !tour.archived) || (yield* catalog.offersTourBesides(ref, [...inPart])),
+    }
+  }
+
+  function* writeChanges(ref: string, after: CatalogInstance, changes: CatalogChange[], tourPosition: ReadonlyMap<string, number>, version: number, now: string): Plan<void> {
+    const tourIndex = new Map(after.tours.map((tour, index) => [tour.id, index]))
     const promoPosition = new Map(after.promo_codes.map((promo, position) => [promo.code, position]))
-    for (const { action, target } of changes) {
+    for (const { action, target, before } of changes) {
       if (target.type === 'policy') yield* catalog.addPolicyVersion(ref, after.cancellation_policy, now)
       else if (action === 'tour.deleted') yield* catalog.deleteTour(ref, target.id)
-      else if (target.type === 'tour') yield* catalog.putTour(ref, after.tours[tourPosition.get(target.id)!], tourPosition.get(target.id)!)
+      else if (target.type === 'tour') {
+        // A new tour's rules and add-ons are written; an edited one's only when the edit changed them.
+        const rewrite = before === null ? undefined : { schedule: 'schedule' in before, addons: 'addons' in before }
+        yield* catalog.putTour(ref, after.tours[tourIndex.get(target.id)!], tourPosition.get(target.id)!, version, rewrite)
+      }
       else if (action === 'promo_code.deleted') yield* catalog.deletePromoCode(ref, target.id)
       else if (target.type === 'promo_code') yield* catalog.putPromoCode(ref, after.promo_codes[promoPosition.get(target.id)!], promoPosition.get(target.id)!)
     }
@@ -227,9 +284,11 @@ export function catalogEditor(store: Store) {
       return store.write(() => editPlan(ref, edit, options))
     },
 
-    /** The instance in the catalog file's format as it stands; null when there is no such instance. */
-    read(ref: string): Promise<CatalogInstance | null> {
-      return store.read(() => catalog.read(ref))
+    /** The instance in the catalog file's format as it stands (the part `scope` names); null when there is no such instance. */
+    read(ref: string, scope: CatalogScope = 'whole'): Promise<CatalogInstance | null> {
+      return store.read(function* () {
+        return (yield* catalog.readPart(ref, selectionOf(scope)))?.instance ?? null
+      })
     },
 
     /**
@@ -246,21 +305,50 @@ export function catalogEditor(store: Store) {
       }
       const differing: string[] = []
       for (const instance of instances) {
-        const current = await this.read(instance.ref)
-        if (!current || !sameCatalog(current, instance)) differing.push(instance.prefix)
+        if (!await storedAs(instance)) differing.push(instance.prefix)
       }
       return { seeded: false, differing }
     },
   }
+
+  /**
+   * Whether the database holds `instance` as the file says it, policy versions and absent
+   * optional flags aside. The tours are read a page at a time, in the file's order: a node
+   * starting on a large catalog never holds it twice.
+   */
+  async function storedAs(instance: CatalogInstance): Promise<boolean> {
+    const { ref } = instance
+    const stored = await store.read(() => catalog.readPart(ref, { ids: [] }))
+    if (!stored || !sameInstanceFields(stored.instance, instance)) return false
+    if (await store.read(() => catalog.tourCount(ref)) !== instance.tours.length) return false
+    let lastPosition = -1
+    for (let start = 0; start < instance.tours.length; start += TOURS_COMPARED_AT_ONCE) {
+      const tours = instance.tours.slice(start, start + TOURS_COMPARED_AT_ONCE)
+      const part = await store.read(() => catalog.readPart(ref, { ids: tours.map((tour) => tour.id) }))
+      const storedTours = new Map(part?.instance.tours.map((tour) => [tour.id, tour]))
+      for (const tour of tours) {
+        const position = part?.positions.get(tour.id) ?? -1
+        // Each tour after the one before it in the database's list too: the same order.
+        if (position <= lastPosition || !sameTour(storedTours.get(tour.id)!, tour)) return false
+        lastPosition = position
+      }
+    }
+    return true
+  }
 }
 
-/** Whether two instances say the same, policy versions and absent optional flags aside. */
-function sameCatalog(a: CatalogInstance, b: CatalogInstance): boolean {
-  const normal = (instance: CatalogInstance) => ({
-    ...instance,
-    cancellation_policy: { ...instance.cancellation_policy, version: 0 },
-    tours: instance.tours.map(({ archived, ...tour }) => (archived ? { ...tour, archived } : tour)),
-  })
+/** Tours of a file read from the database at once, to compare them with the file's. */
+const TOURS_COMPARED_AT_ONCE = 500
+
+/** Whether two instances say the same besides their tours, policy versions and absent optional flags aside. */
+function sameInstanceFields(a: CatalogInstance, b: CatalogInstance): boolean {
+  const normal = ({ tours: _tours, ...instance }: CatalogInstance) => ({ ...instance, cancellation_policy: { ...instance.cancellation_policy, version: 0 } })
+  return jsonEqual(normal(a), normal(b))
+}
+
+/** Whether two tours say the same, an absent archived flag being false. */
+function sameTour(a: CatalogTour, b: CatalogTour): boolean {
+  const normal = ({ archived, ...tour }: CatalogTour) => (archived ? { ...tour, archived } : tour)
   return jsonEqual(normal(a), normal(b))
 }
 

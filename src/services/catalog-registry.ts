@@ -1,6 +1,6 @@
 import { toInstance } from '../config/catalog.ts'
 import type { Store } from '../store/store.ts'
-import { buildInstanceCatalog, type InstanceCatalog } from './instance-catalog.ts'
+import { buildInstanceCatalog, mergeWrittenTours, type InstanceCatalog } from './instance-catalog.ts'
 
 /** How often a node asks whether the catalog changed; an edit reaches every node well within 2 s. */
 const CHECK_INTERVAL_MS = 250
@@ -17,8 +17,10 @@ export interface CatalogRegistryOptions {
  * The catalogs this node serves, one immutable version per instance, by prefix. A version
  * moves when the instance's catalog_version in the database does: a node notices through the
  * database's catalog token (PostgreSQL: the LISTEN connection; SQLite: data_version) and
- * reloads only the instances whose version moved, then swaps them in. Requests already
- * running keep the version they started with.
+ * reloads only the instances whose version moved, then swaps them in. A reload reads the
+ * instance's own fields, policy and promo codes and only the tours written since the version
+ * the node holds (every tour when one was deleted since), and builds the next version from
+ * the one before. Requests already running keep the version they started with.
  */
 export class CatalogRegistry {
   #byPrefix = new Map<string, InstanceCatalog>()
@@ -75,12 +77,26 @@ export class CatalogRegistry {
         next.set(known.instance.prefix, known)
         continue
       }
-      // One transaction, the instance's row shared-locked: no edit commits halfway through the
-      // read, so a version never mixes two edits (a price from one, its add-ons from another).
-      const read = await this.#store.write(() => catalog.readLocked(ref))
-      if (read) next.set(read.instance.prefix, buildInstanceCatalog(toInstance(read.instance, this.#options.holdSecondsOverride), read.version, known))
+      const loaded = await this.#load(ref, known)
+      if (loaded) next.set(loaded.instance.prefix, loaded)
     }
     this.#byPrefix = next
+  }
+
+  /** The instance's version as the database holds it now, built from `known` (the version this node holds) when there is one. */
+  async #load(ref: string, known: InstanceCatalog | undefined): Promise<InstanceCatalog | null> {
+    const { catalog } = this.#store
+    const hold = this.#options.holdSecondsOverride
+    // One snapshot: no edit commits halfway through the read, so a version never mixes two
+    // edits (a price from one, its add-ons from another), and no edit waits for the read.
+    const read = await this.#store.snapshot(() => catalog.readPart(ref, known ? { changedAfter: known.version } : { all: true }))
+    if (!read) return null
+    if (read.whole) {
+      const tourPositions = read.instance.tours.map((tour) => read.positions.get(tour.id)!)
+      return buildInstanceCatalog(toInstance(read.instance, hold), read.version, known, tourPositions)
+    }
+    const { tours, tourPositions } = mergeWrittenTours(known!, read.instance.tours, read.positions)
+    return buildInstanceCatalog(toInstance({ ...read.instance, tours }, hold), read.version, known, tourPositions)
   }
 
   /** Checks for changes every CHECK_INTERVAL_MS until close(). */

@@ -1,5 +1,6 @@
 import { Temporal } from 'temporal-polyfill'
 import { departureAt } from '../domain/departure-at.ts'
+import { isGuaranteed, liveParticipants, minimumToRun } from '../domain/minimum-to-run.ts'
 import type { Departure } from '../domain/schedule.ts'
 import type { BookingRow } from '../store/bookings.ts'
 import type { DepartureRow, DepartureSeats, SeatCounts } from '../store/departures.ts'
@@ -17,6 +18,10 @@ export interface DepartureRecord {
   note: string | null
   extra: boolean
   orphaned: boolean
+  /** The tour's minimum to run; null when it sets none. */
+  minParticipants: number | null
+  /** The live party total (requested, confirmed, completed, no-show) has reached the minimum. */
+  guaranteed: boolean
   version: number
 }
 
@@ -53,6 +58,7 @@ export function departureRecord(catalog: InstanceCatalog, tourId: string, startK
     times = departureAt(start, minutes, catalog.instance.timezone)
   }
   const extra = row?.extra === 1
+  const minimum = minimumToRun(tour)
   return {
     tourId,
     times,
@@ -64,6 +70,8 @@ export function departureRecord(catalog: InstanceCatalog, tourId: string, startK
     note: row?.note ?? null,
     extra,
     orphaned: !scheduled && !extra && seatTotal(counts) > 0,
+    minParticipants: minimum?.participants ?? null,
+    guaranteed: isGuaranteed(minimum, liveParticipants(counts)),
     // A departure without a row is at the version a new row starts at.
     version: row?.version ?? 1,
   }

@@ -1,3 +1,4 @@
+import { departureView } from '../admin/departure-view.ts'
 import { Temporal } from 'temporal-polyfill'
 import type { BookingStatus } from '../domain/booking-status.ts'
 import { todayIn, toStoredInstant } from '../domain/instant-format.ts'
@@ -96,12 +97,12 @@ function listDates(query: ListQuery, today: Temporal.PlainDate): { from: Tempora
 /**
  * The operator's departures (OPERATOR.md, "Departures"). A departure is a scheduled start, a
  * start added by hand (extra), or a stored start the schedule no longer gives that still has
- * bookings (orphaned). Rows exist only where someone booked or an operator changed something,
- * so every read merges the schedule with the stored rows.
+ * bookings (orphaned). Rows exist only where someone booked, an operator changed something or
+ * a minimum-to-run deadline was checked, so every read merges the schedule with the stored rows.
  */
 /** A departure's event (OPERATOR.md, "Events"), its data the departure's operator record as the change left it. */
-function* reportDeparture(type: 'departure.closed' | 'departure.reopened' | 'departure.cancelled', record: DepartureRecord, key: DepartureKey, now: string): Plan<void> {
-  yield* emit({ instanceId: key.instance_id, type, subject: { type: 'departure', id: `${key.tour_id}/${key.start_at}` }, occurredAt: now, data: { ...record } })
+export function* reportDeparture(type: 'departure.closed' | 'departure.reopened' | 'departure.cancelled' | 'departure.at_risk' | 'departure.guaranteed', record: DepartureRecord, key: DepartureKey, now: string): Plan<void> {
+  yield* emit({ instanceId: key.instance_id, type, subject: { type: 'departure', id: `${key.tour_id}/${key.start_at}` }, occurredAt: now, data: { ...departureView(record) } })
 }
 
 export function departureService(store: Store) {
@@ -311,7 +312,8 @@ export function departureService(store: Store) {
         for (let i = 0; i < live.length; i += IDS_PER_STATEMENT) {
           const selector = { ids: live.slice(i, i + IDS_PER_STATEMENT).map((b) => b.id) }
           for (const from of ['requested', 'confirmed'] as const) {
-            for (const booking of yield* bookings.transition(instanceId, selector, from, 'cancelled', now, terms)) cancelled.push({ booking, from })
+            const notice = { cause: 'departure_cancelled' as const, notifyGuest: input.notify_guests ?? true }
+            for (const booking of yield* bookings.transition(instanceId, selector, from, 'cancelled', now, terms, notice)) cancelled.push({ booking, from })
           }
           released.push(...yield* bookings.transition(instanceId, selector, 'held', { lapsedBy: now, lapsed: 'expired', live: 'released' }, now))
         }
@@ -342,8 +344,7 @@ export function departureService(store: Store) {
             requestId: ctx.requestId,
           })
         }
-        // Each cancelled booking's booking.cancelled event comes from its transition; the guests'
-        // emails (when input.notify_guests is not false) are issue 16's, still to come.
+        // Each cancelled booking's booking.cancelled event comes from its transition, and the guest's email from that event.
         const answer = { departure: yield* recordInPlan(catalog, closed, scheduled, now), cancelledBookings: cancelled.length, releasedHolds }
         yield* reportDeparture('departure.cancelled', answer.departure, key, now)
         if (record) yield* record(answer)

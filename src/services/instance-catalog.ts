@@ -1,6 +1,6 @@
 import type { Instance } from '../config/catalog.ts'
 import { jsonEqual } from '../domain/json-equal.ts'
-import { buildSearchIndex, type TourSearchIndex } from '../domain/tour-search.ts'
+import { buildSearchIndex, reviseSearchIndex, type SearchRevision, type TourSearchIndex } from '../domain/tour-search.ts'
 import { DEFAULT_RATE_LIMITS, type RateLimitPolicies } from '../http/rate-limit.ts'
 import type { CatalogTour } from '../schemas/catalog.ts'
 import type { Tour } from '../schemas/tour.ts'
@@ -18,8 +18,13 @@ export interface InstanceCatalog {
   /** The tours guests see, in list order; archived tours are left out. */
   tours: Tour[]
   /** Every tour, archived ones included: their bookings and departures stand. */
-  tourById: Map<string, { catalog: CatalogTour, record: Tour, archived: boolean }>
-  /** Over `tours`: search answers are positions in it. */
+  tourById: Map<string, TourEntry>
+  /**
+   * Where each tour of `instance.tours` stands in the database's list (catalog_tours.position):
+   * a reload puts the tours an edit wrote among the others by it (mergeWrittenTours).
+   */
+  tourPositions: readonly number[]
+  /** Over every tour; it lists `tours`: search answers are positions in it. */
   searchIndex: TourSearchIndex
   rateLimits: RateLimitPolicies
 }
@@ -45,39 +50,94 @@ export function tourRecord(instance: Instance, tour: CatalogTour): Tour {
   }
 }
 
-type TourEntry = InstanceCatalog['tourById'] extends Map<string, infer E> ? E : never
+export interface TourEntry {
+  catalog: CatalogTour
+  record: Tour
+  archived: boolean
+  /** The tour's slot in the search index, kept from version to version. */
+  searchSlot: number
+}
 
 const searchedFieldsEqual = (a: CatalogTour, b: CatalogTour) =>
   a === b || (a.title === b.title && a.summary === b.summary && jsonEqual(a.tags, b.tags) && jsonEqual(a.meeting_point, b.meeting_point))
+
+const sameSlots = (a: Int32Array, b: Int32Array) => a.length === b.length && a.every((position, slot) => position === b[slot])
 
 /**
  * Builds a version of the instance's catalog. Given the version before it, every tour that
  * the edit left as it was is taken over whole, the same objects: an edit of a large catalog
  * then costs a node the tours it changed, not the whole catalog again, and what is kept per
- * tour object (a day's expanded schedule) stays valid. The search index, too, is the one
- * before unless a searched field or the offered list changed. Nothing is taken over from a
- * version of another currency or policy, which every tour record names.
+ * tour object (a day's expanded schedule) stays valid. The search index is revised for the
+ * tours whose searched fields changed, or taken over when none did and the list kept its
+ * order. No tour record is taken over from a version of another currency or policy, which
+ * every tour record names. `tourPositions` defaults to the tours' indices.
  */
-export function buildInstanceCatalog(instance: Instance, version = 0, previous?: InstanceCatalog): InstanceCatalog {
-  const before = previous && previous.instance.currency === instance.currency
-    && previous.instance.cancellation_policy.id === instance.cancellation_policy.id ? previous : undefined
+export function buildInstanceCatalog(instance: Instance, version = 0, previous?: InstanceCatalog, tourPositions?: readonly number[]): InstanceCatalog {
+  const sameRecords = previous !== undefined && previous.instance.currency === instance.currency
+    && previous.instance.cancellation_policy.id === instance.cancellation_policy.id
   const tourById = new Map<string, TourEntry>()
-  const tours = instance.tours.map((tour) => {
-    const kept = before?.tourById.get(tour.id)
-    const entry = kept && jsonEqual(kept.catalog, tour) ? kept : { catalog: tour, record: tourRecord(instance, tour), archived: tour.archived === true }
+  const revisions: SearchRevision[] = []
+  let slots = previous ? previous.searchIndex.positions.length : instance.tours.length
+  const tours = instance.tours.map((tour, index) => {
+    const kept = previous?.tourById.get(tour.id)
+    let entry: TourEntry
+    if (!kept) {
+      const searchSlot = previous ? slots++ : index
+      if (previous) revisions.push({ slot: searchSlot, before: null, after: tour })
+      entry = { catalog: tour, record: tourRecord(instance, tour), archived: tour.archived === true, searchSlot }
+    } else if (sameRecords && jsonEqual(kept.catalog, tour)) {
+      entry = kept
+    } else {
+      const catalog = jsonEqual(kept.catalog, tour) ? kept.catalog : tour
+      if (!searchedFieldsEqual(kept.catalog, catalog)) revisions.push({ slot: kept.searchSlot, before: kept.catalog, after: catalog })
+      entry = { catalog, record: tourRecord(instance, catalog), archived: catalog.archived === true, searchSlot: kept.searchSlot }
+    }
     tourById.set(tour.id, entry)
     return entry.catalog
   })
+  for (const [id, entry] of previous?.tourById ?? []) {
+    if (!tourById.has(id)) revisions.push({ slot: entry.searchSlot, before: entry.catalog, after: null })
+  }
   const current = { ...instance, tours }
   const offered = tours.filter((t) => !t.archived)
-  const sameSearch = before !== undefined && before.tours.length === offered.length
-    && offered.every((tour, i) => before.tours[i].id === tour.id && searchedFieldsEqual(before.tourById.get(tour.id)!.catalog, tour))
+  const positions = new Int32Array(slots).fill(-1)
+  offered.forEach((tour, position) => {
+    positions[tourById.get(tour.id)!.searchSlot] = position
+  })
+  const searchIndex = !previous ? buildSearchIndex(tours, positions)
+    : revisions.length === 0 && sameSlots(positions, previous.searchIndex.positions) ? previous.searchIndex
+      : reviseSearchIndex(previous.searchIndex, revisions, positions)
   return {
     instance: current,
     version,
     tours: offered.map((t) => tourById.get(t.id)!.record),
     tourById,
-    searchIndex: sameSearch ? before.searchIndex : buildSearchIndex(offered),
+    tourPositions: tourPositions ?? tours.map((_, index) => index),
+    searchIndex,
     rateLimits: { ...DEFAULT_RATE_LIMITS, ...current.rate_limits },
   }
+}
+
+/**
+ * The tours after an edit, in list order, from the version before and the tours the edit
+ * wrote (`written`, in list order, with where they stand now): every other tour stays where
+ * it stood, as an edit that moves a tour writes it. Not for an edit that deleted a tour,
+ * which the version before cannot tell.
+ */
+export function mergeWrittenTours(previous: InstanceCatalog, written: readonly CatalogTour[], positions: ReadonlyMap<string, number>): { tours: CatalogTour[], tourPositions: number[] } {
+  const tours: CatalogTour[] = []
+  const tourPositions: number[] = []
+  const take = (tour: CatalogTour, position: number) => {
+    tours.push(tour)
+    tourPositions.push(position)
+  }
+  let w = 0
+  previous.instance.tours.forEach((tour, index) => {
+    if (positions.has(tour.id)) return
+    const position = previous.tourPositions[index]
+    for (; w < written.length && positions.get(written[w].id)! < position; w++) take(written[w], positions.get(written[w].id)!)
+    take(tour, position)
+  })
+  for (; w < written.length; w++) take(written[w], positions.get(written[w].id)!)
+  return { tours, tourPositions }
 }

@@ -23,6 +23,7 @@ import { policyOf } from './bookings.ts'
 import type { InstanceCatalog } from './instance-catalog.ts'
 import { normalisePhone } from './phone-number.ts'
 import { requireUsablePromo } from './promo-codes.ts'
+import { departureMinimum } from './departure-minimum.ts'
 
 /** Who acts, when, and on which version of the booking (If-Match). */
 export interface OperatorContext {
@@ -64,6 +65,13 @@ const DEADLINE_BATCH = 200
 /** The instance's request_decision_hours (OPERATOR.md, "Bookings"), a setting of the catalog. */
 function requestDecisionHours(instance: Instance): number {
   return instance.request_decision_hours ?? DEFAULT_REQUEST_DECISION_HOURS
+}
+
+/** When a request made at `requested_at` is declined by the system unless answered: request_decision_hours later, or at its departure's cutoff if that comes first. */
+export function requestDeadline(catalog: InstanceCatalog, request: { requested_at: string, start_at: string, tour_id: string }): Temporal.Instant {
+  const answerBy = Temporal.Instant.from(request.requested_at).add({ hours: requestDecisionHours(catalog.instance) })
+  const cutoff = Temporal.Instant.from(request.start_at).subtract({ minutes: catalog.tourById.get(request.tour_id)?.catalog.cutoff_minutes ?? 0 })
+  return Temporal.Instant.compare(answerBy, cutoff) < 0 ? answerBy : cutoff
 }
 
 const departureOf = (row: Pick<BookingRow, 'instance_id' | 'tour_id' | 'start_at'>): DepartureKey =>
@@ -170,6 +178,7 @@ const ACTIONS = {
 
 export function operatorBookingService(store: Store) {
   const { bookings, promoRedemptions, audit } = store
+  const minimum = departureMinimum(store)
   const reads = operatorBookingRepository(store)
 
   async function find(catalog: InstanceCatalog, codeOrId: string): Promise<BookingRow> {
@@ -394,6 +403,10 @@ export function operatorBookingService(store: Store) {
         }
         const at = toStoredInstant(now)
         const changed = (yield* reads.update(instanceId, row.id, changes, at))!
+        if (moves && row.quarantined === 0) {
+          const onSameDeparture = sameDeparture(departureOf(row), departureOf(changed))
+          yield* minimum.reportIfReached(catalog, departureOf(changed), onSameDeparture ? changed.party - row.party : changed.party, at, true)
+        }
         const before = Object.fromEntries(Object.keys(changes).map((k) => [k, row[k as keyof BookingFieldChanges]]))
         yield* audit.record({
           instanceId, at, actor: ctx.actor, action: 'booking.changed', target: { type: 'booking', id: row.id }, requestId: ctx.requestId,
@@ -468,7 +481,8 @@ export function operatorBookingService(store: Store) {
           throw new ApiError('invalid_promo_code', 'This promo code has been used up', { errors: [{ field: 'promo_code', message: 'has no uses left' }] })
         }
         yield* changeSeatsOrRefuse(instance.ref, [{ key: departureOf(row), seats: row.party, capacity: tour.capacity }], at)
-        yield* bookings.insert(row)
+        yield* bookings.insert(row, { notifyGuest: input.notify_guest ?? false })
+        yield* minimum.reportIfReached(catalog, departureOf(row), row.party, at, true)
         yield* audit.record({
           instanceId: instance.ref, at, actor: ctx.actor, action: 'booking.created', target: { type: 'booking', id }, requestId: ctx.requestId,
           after: { status: row.status, code, channel: 'staff', tour_id: tour.id, start_at: row.start_at, party: row.party, total: row.total, notify_guest: input.notify_guest ?? false },
@@ -500,6 +514,7 @@ export function operatorBookingService(store: Store) {
         const capacity = ctx.catalog.tourById.get(row.tour_id)?.catalog.capacity ?? 0
         yield* changeSeatsOrRefuse(instanceId, [{ key: departureOf(row), seats: row.party, capacity }], at)
         const released = (yield* reads.update(instanceId, row.id, { quarantined: 0 }, at))!
+        yield* minimum.reportIfReached(ctx.catalog, departureOf(released), released.party, at, true)
         yield* audit.record({
           instanceId, at, actor: ctx.actor, action: 'booking.quarantine_released', target: { type: 'booking', id: row.id }, requestId: ctx.requestId,
           before: { quarantined: true, version: row.version }, after: { quarantined: false, version: released.version },
@@ -521,18 +536,13 @@ export function operatorBookingService(store: Store) {
       for (const catalog of catalogs) {
         const instanceId = catalog.instance.ref
         const hours = requestDecisionHours(catalog.instance)
-        const cutoffOf = (tourId: string) => catalog.tourById.get(tourId)?.catalog.cutoff_minutes ?? 0
         const longestCutoff = Math.max(0, ...catalog.instance.tours.map((t) => t.cutoff_minutes))
         const candidates = await reads.awaitingDecision(instanceId, toStoredInstant(now.subtract({ hours })), toStoredInstant(now.add({ minutes: longestCutoff })))
-        const due = candidates.filter((c) => {
-          const answerBy = Temporal.Instant.from(c.requested_at).add({ hours })
-          const cutoff = Temporal.Instant.from(c.start_at).subtract({ minutes: cutoffOf(c.tour_id) })
-          return Temporal.Instant.compare(now, Temporal.Instant.compare(answerBy, cutoff) < 0 ? answerBy : cutoff) >= 0
-        })
+        const due = candidates.filter((c) => Temporal.Instant.compare(now, requestDeadline(catalog, c)) >= 0)
         for (let i = 0; i < due.length; i += DEADLINE_BATCH) {
           const ids = due.slice(i, i + DEADLINE_BATCH).map((c) => c.id)
           declined += await store.write(function* () {
-            const rows = yield* bookings.transition(instanceId, { ids }, 'requested', 'declined', at, { decline_reason: NO_ANSWER_IN_TIME })
+            const rows = yield* bookings.transition(instanceId, { ids }, 'requested', 'declined', at, { decline_reason: NO_ANSWER_IN_TIME }, { cause: 'no_answer_in_time' })
             yield* releaseWhatTheyHeld(instanceId, rows)
             for (const row of rows) {
               yield* audit.record({

@@ -4,6 +4,7 @@ import { canTransition, type BookingStatus } from '../domain/booking-status.ts'
 import type { Database } from './database.ts'
 import { newRowId } from './row-id.ts'
 import type { Tables } from './tables.ts'
+import type { EventNotice } from './events.ts'
 import { emit, statement, type Plan } from './write-plan.ts'
 
 export type BookingRow = Selectable<Tables['bookings']>
@@ -62,15 +63,15 @@ function selectorSql(selector: BookingSelector): { where: string, params: unknow
 
 const LIVE_STATUSES = new Set(['requested', 'confirmed', 'completed', 'no_show'])
 
-function* reportBooking(type: NonNullable<ReturnType<typeof bookingEventOf>>, row: BookingRow): Plan<void> {
-  yield* emit({ instanceId: row.instance_id, type, subject: { type: 'booking', id: row.id }, occurredAt: row.updated_at, data: { ...row } })
+function* reportBooking(type: NonNullable<ReturnType<typeof bookingEventOf>>, row: BookingRow, notice: EventNotice): Plan<void> {
+  yield* emit({ instanceId: row.instance_id, type, subject: { type: 'booking', id: row.id }, occurredAt: row.updated_at, data: { ...row }, notice })
 }
 
 /** The events of these status changes (none for holds, none for quarantined submissions). */
-function* reportTransitions(from: BookingStatus | null, rows: readonly BookingRow[]): Plan<void> {
+function* reportTransitions(from: BookingStatus | null, rows: readonly BookingRow[], notice: Omit<EventNotice, 'from'> = {}): Plan<void> {
   for (const row of rows) {
     const type = bookingEventOf(from, row.status as BookingStatus)
-    if (type && row.quarantined !== 1) yield* reportBooking(type, row)
+    if (type && row.quarantined !== 1) yield* reportBooking(type, row, { ...notice, from })
   }
 }
 
@@ -101,7 +102,7 @@ export function bookingRepository({ db, dialect, supportsSkipLocked }: Database)
      * time: lapsed holds go one way (expired), live ones another (released), in one statement.
      */
     *transition(instanceId: string, selector: BookingSelector, from: BookingStatus, to: BookingStatus | LapseSplit, at: string,
-      changes: Partial<Omit<BookingRow, 'id' | 'instance_id' | 'status' | 'updated_at' | 'version'>> = {}): Plan<BookingRow[]> {
+      changes: Partial<Omit<BookingRow, 'id' | 'instance_id' | 'status' | 'updated_at' | 'version'>> = {}, notice: Omit<EventNotice, 'from'> = {}): Plan<BookingRow[]> {
       const targets = typeof to === 'string' ? [to] : [to.lapsed, to.live]
       for (const target of targets) {
         if (!canTransition(from, target)) throw new Error(`the booking state machine has no transition from ${from} to ${target}`)
@@ -121,7 +122,7 @@ export function bookingRepository({ db, dialect, supportsSkipLocked }: Database)
           recorded as (insert into booking_events (id, instance_id, booking_id, from_status, to_status, at)
             select gen_random_uuid()::text, instance_id, id, '${from}', status, updated_at from moved)
           select * from moved`, updateParams)
-        yield* reportTransitions(from, rows)
+        yield* reportTransitions(from, rows, notice)
         return rows
       }
       const { rows } = yield* statement<BookingRow>(update, updateParams)
@@ -130,12 +131,12 @@ export function bookingRepository({ db, dialect, supportsSkipLocked }: Database)
         yield* statement(`insert into booking_events (id, instance_id, booking_id, from_status, to_status, at) values ${values}`,
           rows.flatMap((row) => [newRowId(), instanceId, row.id, from, row.status, at]))
       }
-      yield* reportTransitions(from, rows)
+      yield* reportTransitions(from, rows, notice)
       return rows
     },
 
     /** A new booking in its first status, with that first transition recorded. */
-    *insert(row: BookingRow): Plan<void> {
+    *insert(row: BookingRow, notice: Omit<EventNotice, 'from'> = {}): Plan<void> {
       const values = BOOKING_COLUMNS.map((c) => row[c])
       if (dialect === 'postgres') {
         yield* statement(`with inserted as (${INSERT_BOOKING} returning id, instance_id, status, created_at)
@@ -146,7 +147,7 @@ export function bookingRepository({ db, dialect, supportsSkipLocked }: Database)
         yield* statement('insert into booking_events (id, instance_id, booking_id, from_status, to_status, at) values (?, ?, ?, ?, ?, ?)',
           [newRowId(), row.instance_id, row.id, null, row.status, row.created_at])
       }
-      yield* reportTransitions(null, [row])
+      yield* reportTransitions(null, [row], notice)
     },
 
     /**
@@ -388,7 +389,7 @@ export function operatorBookingRepository({ dialect, read }: Database) {
         // A submission released from quarantine is heard of now, as if it had just been made;
         // a note for the staff is not news to anyone else.
         if (changes.quarantined === 0) yield* reportTransitions(null, [row])
-        else if (columns.some((c) => c !== 'internal_note')) yield* reportBooking('booking.changed', row)
+        else if (columns.some((c) => c !== 'internal_note')) yield* reportBooking('booking.changed', row, { from: row.status, changed: columns })
       }
       return row
     },

@@ -9,6 +9,25 @@ export interface CatalogVersion {
   catalog_version: number
 }
 
+/**
+ * Which of an instance's tours a read takes: every one, those named, or those that changed
+ * after a catalog version: the tours edits wrote since, or every tour when an edit deleted
+ * one since (a deleted tour leaves no row to read).
+ */
+export type TourSelection = { all: true } | { ids: readonly string[] } | { changedAfter: number }
+
+/**
+ * An instance as a read found it: its own fields, policy and promo codes (always whole) with
+ * the tours selected, in list order, and where each of those stands in the whole list.
+ */
+export interface CatalogPart {
+  version: number
+  instance: CatalogInstance
+  positions: Map<string, number>
+  /** Whether every tour was read (asked for, or a tour was deleted after the version asked for). */
+  whole: boolean
+}
+
 /** The PostgreSQL channel a committed catalog change is announced on (the payload is the instance id). */
 export const CATALOG_CHANNEL = 'tourdesk_catalog'
 
@@ -17,17 +36,74 @@ type Settings = Omit<CatalogInstance, 'prefix' | 'ref' | 'name' | 'timezone' | '
 
 const parse = <T>(text: string): T => JSON.parse(text) as T
 
+/** Tours read by one statement (readTours). */
+const TOURS_PER_READ = 500
+
 function settingsOf(instance: CatalogInstance): Settings {
   const { prefix: _p, ref: _r, name: _n, timezone: _t, currency: _c, cancellation_policy: _cp, promo_codes: _pc, tours: _tours, ...settings } = instance
   return settings
 }
 
 /**
- * The catalog tables (migration 013): one instance's catalog read back in the catalog file's
- * format, and the statements that change it. Writes take the instance's row lock first
- * (`lockInstance`), so catalog changes to one instance queue behind each other on PostgreSQL.
+ * The catalog tables (migrations 013 and 020): one instance's catalog, or a part of it, read
+ * back in the catalog file's format, and the statements that change it. Writes take the
+ * instance's row lock first (`lockInstance`), so catalog changes to one instance queue behind
+ * each other on PostgreSQL; each tour row carries the catalog version that last wrote it.
  */
 export function catalogRepository({ dialect }: Database) {
+  /** `column` is one of a list given as one parameter (`listParam`), so the statement's text is the same for any length. */
+  const inList = (column: string) => (dialect === 'postgres' ? `${column} = any(?)` : `${column} in (select value from json_each(?))`)
+  const listParam = (values: readonly string[]) => (dialect === 'postgres' ? values : JSON.stringify(values))
+
+  /**
+   * The selected tours in list order and where each stands, with their rules and add-ons, a
+   * batch of tours at a time: a whole read of ten thousand tours holds one batch of rows at a
+   * time besides the tours made from them. Every tour is read in list order by the order's
+   * index; tours changed since a version are found by the index of versions first, then read
+   * by their keys, as are tours named (a one-tour edit's reads are three key lookups).
+   */
+  function* readTours(instanceId: string, selection: TourSelection): Plan<{ tours: CatalogTour[], positions: Map<string, number> }> {
+    const tours: CatalogTour[] = []
+    const positions = new Map<string, number>()
+    function* take(rows: any[]): Plan<void> {
+      const ids = listParam(rows.map((row) => row.id as string))
+      const { rows: rules } = yield* statement<any>(
+        `select * from catalog_schedule_rules where instance_id = ? and ${inList('tour_id')} order by tour_id, position`, [instanceId, ids])
+      const { rows: addons } = yield* statement<any>(
+        `select * from catalog_addons where instance_id = ? and ${inList('tour_id')} order by tour_id, position`, [instanceId, ids])
+      const rulesOf = groupByTour(rules)
+      const addonsOf = groupByTour(addons)
+      for (const row of rows) {
+        tours.push(tourOf(row, rulesOf.get(row.id) ?? [], addonsOf.get(row.id) ?? []))
+        positions.set(row.id, Number(row.position))
+      }
+    }
+    if ('all' in selection) {
+      for (let after: unknown[] = [-1, '']; ;) {
+        const { rows } = yield* statement<any>(
+          `select * from catalog_tours where instance_id = ? and (position, id) > (?, ?) order by position, id limit ${TOURS_PER_READ}`, [instanceId, ...after])
+        if (rows.length > 0) yield* take(rows)
+        if (rows.length < TOURS_PER_READ) break
+        after = [rows[rows.length - 1].position, rows[rows.length - 1].id]
+      }
+      return { tours, positions }
+    }
+    let ids = 'ids' in selection ? selection.ids : null
+    if (ids === null) {
+      const { rows } = yield* statement<{ id: string }>(
+        'select id from catalog_tours where instance_id = ? and updated_version > ?', [instanceId, (selection as { changedAfter: number }).changedAfter])
+      ids = rows.map((row) => row.id)
+    }
+    for (let start = 0; start < ids.length; start += TOURS_PER_READ) {
+      const { rows } = yield* statement<any>(
+        `select * from catalog_tours where instance_id = ? and ${inList('id')}`, [instanceId, listParam(ids.slice(start, start + TOURS_PER_READ))])
+      if (rows.length > 0) yield* take(rows)
+    }
+    // Read by their keys (an ORDER BY would have the databases walk the list's index instead).
+    tours.sort((a, b) => positions.get(a.id)! - positions.get(b.id)! || (a.id < b.id ? -1 : 1))
+    return { tours, positions }
+  }
+
   return {
     *versions(): Plan<CatalogVersion[]> {
       const { rows } = yield* statement<CatalogVersion>('select instance_id, prefix, catalog_version from catalog_instances order by instance_id', [])
@@ -46,31 +122,26 @@ export function catalogRepository({ dialect }: Database) {
       return row ? Number(row.catalog_version) : null
     },
 
-    /**
-     * The instance and its catalog version, read whole: on PostgreSQL its row is share-locked
-     * first, so no edit (which takes the row for update) commits between the statements.
-     */
-    *readLocked(instanceId: string): Plan<{ version: number, instance: CatalogInstance } | null> {
-      const { rows: [row] } = yield* statement<{ catalog_version: number }>(
-        `select catalog_version from catalog_instances where instance_id = ?${dialect === 'postgres' ? ' for share' : ''}`, [instanceId])
-      if (!row) return null
-      const instance = yield* this.read(instanceId)
-      return instance && { version: Number(row.catalog_version), instance }
-    },
-
     /** The instance in the catalog file's format, archived tours included (with `archived: true`). */
     *read(instanceId: string): Plan<CatalogInstance | null> {
-      const { rows: [head] } = yield* statement<any>('select * from catalog_instances where instance_id = ?', [instanceId])
+      return (yield* this.readPart(instanceId, { all: true }))?.instance ?? null
+    },
+
+    /**
+     * The instance with the tours `selection` picks (see CatalogPart). Consistent only inside
+     * one transaction: an edit's plan, or a snapshot.
+     */
+    *readPart(instanceId: string, selection: TourSelection): Plan<CatalogPart | null> {
+      // The instance's row with its current policy's terms, in one statement (one round trip on PostgreSQL).
+      const { rows: [head] } = yield* statement<any>(
+        `select i.*, p.summary as policy_summary, p.tiers as policy_tiers, p.no_show_fee_percent as policy_no_show_fee_percent
+         from catalog_instances i join catalog_policies p on p.instance_id = i.instance_id and p.id = i.policy_id and p.version = i.policy_version
+         where i.instance_id = ?`, [instanceId])
       if (!head) return null
-      const { rows: [policy] } = yield* statement<any>('select * from catalog_policies where instance_id = ? and id = ? and version = ?',
-        [instanceId, head.policy_id, head.policy_version])
-      const { rows: tours } = yield* statement<any>('select * from catalog_tours where instance_id = ? order by position', [instanceId])
-      const { rows: rules } = yield* statement<any>('select * from catalog_schedule_rules where instance_id = ? order by tour_id, position', [instanceId])
-      const { rows: addons } = yield* statement<any>('select * from catalog_addons where instance_id = ? order by tour_id, position', [instanceId])
+      const read = 'changedAfter' in selection && Number(head.tours_removed_version) > selection.changedAfter ? { all: true as const } : selection
+      const { tours, positions } = yield* readTours(instanceId, read)
       const { rows: promos } = yield* statement<any>('select * from catalog_promo_codes where instance_id = ? order by position', [instanceId])
-      const rulesOf = groupByTour(rules)
-      const addonsOf = groupByTour(addons)
-      return {
+      const instance: CatalogInstance = {
         prefix: head.prefix,
         ref: head.instance_id,
         name: head.name,
@@ -78,11 +149,11 @@ export function catalogRepository({ dialect }: Database) {
         currency: head.currency,
         ...parse<Settings>(head.settings),
         cancellation_policy: {
-          id: policy.id,
-          version: Number(policy.version),
-          summary: policy.summary,
-          tiers: parse(policy.tiers),
-          no_show_fee_percent: Number(policy.no_show_fee_percent),
+          id: head.policy_id,
+          version: Number(head.policy_version),
+          summary: head.policy_summary,
+          tiers: parse(head.policy_tiers),
+          no_show_fee_percent: Number(head.policy_no_show_fee_percent),
         },
         promo_codes: promos.map((p): CatalogPromoCode => ({
           code: p.code,
@@ -93,28 +164,35 @@ export function catalogRepository({ dialect }: Database) {
           ...(p.tour_ids === null ? {} : { tour_ids: parse<string[]>(p.tour_ids) }),
           ...(p.max_uses === null ? {} : { max_uses: Number(p.max_uses) }),
         })),
-        tours: tours.map((t): CatalogTour => ({
-          id: t.id,
-          title: t.title,
-          summary: t.summary,
-          description: t.description,
-          duration_minutes: Number(t.duration_minutes),
-          meeting_point: parse(t.meeting_point),
-          languages: parse(t.languages),
-          tags: parse(t.tags),
-          price: Number(t.price),
-          party: { min: Number(t.party_min), max: Number(t.party_max) },
-          capacity: Number(t.capacity),
-          cutoff_minutes: Number(t.cutoff_minutes),
-          confirmation: t.confirmation,
-          addons: (addonsOf.get(t.id) ?? []).map((a) => ({
-            id: a.id, name: a.name, description: a.description, price: Number(a.price), per: a.per, max_quantity: Number(a.max_quantity),
-          })),
-          schedule: (rulesOf.get(t.id) ?? []).map((r) => ({ from: r.valid_from, until: r.valid_until, weekdays: parse(r.weekdays), times: parse(r.times) })),
-          blackouts: parse(t.blackouts),
-          ...(Number(t.archived) === 1 ? { archived: true } : {}),
-        })),
+        tours,
       }
+      return { version: Number(head.catalog_version), instance, positions, whole: 'all' in read }
+    },
+
+    *tourCount(instanceId: string): Plan<number> {
+      const { rows: [row] } = yield* statement<{ count: number }>('select count(*) as count from catalog_tours where instance_id = ?', [instanceId])
+      return Number(row.count)
+    },
+
+    /** The position after the instance's last tour, where a new tour goes. */
+    *nextTourPosition(instanceId: string): Plan<number> {
+      const { rows: [row] } = yield* statement<{ next: number }>(
+        'select coalesce(max(position) + 1, 0) as next from catalog_tours where instance_id = ?', [instanceId])
+      return Number(row.next)
+    },
+
+    /** Whether a tour other than those of `ids` is offered to guests (not archived). */
+    *offersTourBesides(instanceId: string, ids: readonly string[]): Plan<boolean> {
+      const { rows } = yield* statement(
+        `select 1 from catalog_tours where instance_id = ? and archived = 0 and not ${inList('id')} limit 1`, [instanceId, listParam(ids)])
+      return rows.length > 0
+    },
+
+    /** Those of `ids` that name a tour of the instance. */
+    *existingTourIds(instanceId: string, ids: readonly string[]): Plan<Set<string>> {
+      if (ids.length === 0) return new Set()
+      const { rows } = yield* statement<{ id: string }>(`select id from catalog_tours where instance_id = ? and ${inList('id')}`, [instanceId, listParam(ids)])
+      return new Set(rows.map((row) => row.id))
     },
 
     /** A new instance's row (a second node seeding at the same moment finds it there and changes nothing). */
@@ -127,14 +205,18 @@ export function catalogRepository({ dialect }: Database) {
       return changes === 1
     },
 
-    /** The instance's own fields and current policy, and its catalog version raised: every node reloads it. */
-    *writeInstance(instance: CatalogInstance, version: number, now: string): Plan<void> {
-      yield* statement(
-        `update catalog_instances set prefix = ?, name = ?, timezone = ?, currency = ?, settings = ?, policy_id = ?, policy_version = ?,
-         catalog_version = ?, updated_at = ? where instance_id = ?`,
-        [instance.prefix, instance.name, instance.timezone, instance.currency, JSON.stringify(settingsOf(instance)),
-          instance.cancellation_policy.id, instance.cancellation_policy.version, version, now, instance.ref])
-      if (dialect === 'postgres') yield* statement('select pg_notify(?, ?)', [CATALOG_CHANNEL, instance.ref])
+    /**
+     * The instance's own fields and current policy, and its catalog version raised: every node
+     * reloads it (every tour, when the edit deleted one: `toursRemoved`).
+     */
+    *writeInstance(instance: CatalogInstance, version: number, now: string, toursRemoved = false): Plan<void> {
+      const update = `update catalog_instances set prefix = ?, name = ?, timezone = ?, currency = ?, settings = ?, policy_id = ?, policy_version = ?,
+         catalog_version = ?, tours_removed_version = coalesce(?, tours_removed_version), updated_at = ? where instance_id = ?`
+      const params = [instance.prefix, instance.name, instance.timezone, instance.currency, JSON.stringify(settingsOf(instance)),
+        instance.cancellation_policy.id, instance.cancellation_policy.version, version, toursRemoved ? version : null, now, instance.ref]
+      // PostgreSQL announces it in the same statement, delivered at the commit.
+      if (dialect === 'postgres') yield* statement(`with changed as (${update} returning instance_id) select pg_notify(?, instance_id) from changed`, [...params, CATALOG_CHANNEL])
+      else yield* statement(update, params)
     },
 
     *prefixTaken(prefix: string, instanceId: string): Plan<boolean> {
@@ -155,30 +237,34 @@ export function catalogRepository({ dialect }: Database) {
         [instanceId, policy.id, policy.version, policy.summary, JSON.stringify(policy.tiers), policy.no_show_fee_percent, now])
     },
 
-    /** Writes the tour (its row, schedule rules and add-ons) as given, replacing what was there. */
-    *putTour(instanceId: string, tour: CatalogTour, position: number): Plan<void> {
-      yield* this.deleteTour(instanceId, tour.id)
+    /**
+     * Writes the tour as given, as written by catalog version `version`: its row, and its
+     * schedule rules and add-ons unless `rewrite` says they stand as they were (a price edit
+     * writes one row).
+     */
+    *putTour(instanceId: string, tour: CatalogTour, position: number, version: number, rewrite = { schedule: true, addons: true }): Plan<void> {
+      const row: Record<string, unknown> = {
+        instance_id: instanceId, id: tour.id, position, updated_version: version, title: tour.title, summary: tour.summary, description: tour.description,
+        duration_minutes: tour.duration_minutes, meeting_point: JSON.stringify(tour.meeting_point), languages: JSON.stringify(tour.languages),
+        tags: JSON.stringify(tour.tags), price: tour.price, party_min: tour.party.min, party_max: tour.party.max, capacity: tour.capacity,
+        cutoff_minutes: tour.cutoff_minutes, confirmation: tour.confirmation, blackouts: JSON.stringify(tour.blackouts), archived: tour.archived ? 1 : 0,
+        min_participants: tour.min_participants ?? null, min_participants_deadline_hours: tour.min_participants_deadline_hours ?? null,
+      }
+      const columns = Object.keys(row)
       yield* statement(
-        `insert into catalog_tours (instance_id, id, position, title, summary, description, duration_minutes, meeting_point, languages, tags,
-         price, party_min, party_max, capacity, cutoff_minutes, confirmation, blackouts, archived)
-         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        [instanceId, tour.id, position, tour.title, tour.summary, tour.description, tour.duration_minutes, JSON.stringify(tour.meeting_point),
-          JSON.stringify(tour.languages), JSON.stringify(tour.tags), tour.price, tour.party.min, tour.party.max, tour.capacity,
-          tour.cutoff_minutes, tour.confirmation, JSON.stringify(tour.blackouts), tour.archived ? 1 : 0])
-      for (const [position, rule] of tour.schedule.entries()) {
-        yield* statement(
-          'insert into catalog_schedule_rules (instance_id, tour_id, position, valid_from, valid_until, weekdays, times) values (?, ?, ?, ?, ?, ?, ?)',
-          [instanceId, tour.id, position, rule.from, rule.until, JSON.stringify(rule.weekdays), JSON.stringify(rule.times)])
+        `insert into catalog_tours (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')})
+         on conflict (instance_id, id) do update set ${columns.slice(2).map((column) => `${column} = excluded.${column}`).join(', ')}`,
+        Object.values(row))
+      if (rewrite.schedule) {
+        yield* statement('delete from catalog_schedule_rules where instance_id = ? and tour_id = ?', [instanceId, tour.id])
+        yield* insertRows('catalog_schedule_rules', ['instance_id', 'tour_id', 'position', 'valid_from', 'valid_until', 'weekdays', 'times'],
+          tour.schedule.map((rule, i) => [instanceId, tour.id, i, rule.from, rule.until, JSON.stringify(rule.weekdays), JSON.stringify(rule.times)]))
       }
-      for (const [position, addon] of tour.addons.entries()) {
-        yield* statement(
-          'insert into catalog_addons (instance_id, tour_id, id, position, name, description, price, per, max_quantity) values (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-          [instanceId, tour.id, addon.id, position, addon.name, addon.description, addon.price, addon.per, addon.max_quantity])
+      if (rewrite.addons) {
+        yield* statement('delete from catalog_addons where instance_id = ? and tour_id = ?', [instanceId, tour.id])
+        yield* insertRows('catalog_addons', ['instance_id', 'tour_id', 'id', 'position', 'name', 'description', 'price', 'per', 'max_quantity'],
+          tour.addons.map((addon, i) => [instanceId, tour.id, addon.id, i, addon.name, addon.description, addon.price, addon.per, addon.max_quantity]))
       }
-    },
-
-    *setTourPosition(instanceId: string, tourId: string, position: number): Plan<void> {
-      yield* statement('update catalog_tours set position = ? where instance_id = ? and id = ?', [position, instanceId, tourId])
     },
 
     *deleteTour(instanceId: string, tourId: string): Plan<void> {
@@ -196,10 +282,6 @@ export function catalogRepository({ dialect }: Database) {
           promo.tour_ids === undefined ? null : JSON.stringify(promo.tour_ids), promo.max_uses ?? null])
     },
 
-    *setPromoCodePosition(instanceId: string, code: string, position: number): Plan<void> {
-      yield* statement('update catalog_promo_codes set position = ? where instance_id = ? and code = ?', [position, instanceId, code])
-    },
-
     *deletePromoCode(instanceId: string, code: string): Plan<void> {
       yield* statement('delete from catalog_promo_codes where instance_id = ? and code = ?', [instanceId, code])
     },
@@ -212,6 +294,40 @@ export function catalogRepository({ dialect }: Database) {
       return rows.length > 0
     },
   }
+}
+
+/** One tour in the catalog file's format, from its row and its schedule rules' and add-ons' rows. */
+function tourOf(t: any, rules: readonly any[], addons: readonly any[]): CatalogTour {
+  return {
+    id: t.id,
+    title: t.title,
+    summary: t.summary,
+    description: t.description,
+    duration_minutes: Number(t.duration_minutes),
+    meeting_point: parse(t.meeting_point),
+    languages: parse(t.languages),
+    tags: parse(t.tags),
+    price: Number(t.price),
+    party: { min: Number(t.party_min), max: Number(t.party_max) },
+    capacity: Number(t.capacity),
+    cutoff_minutes: Number(t.cutoff_minutes),
+    confirmation: t.confirmation,
+    addons: addons.map((a) => ({
+      id: a.id, name: a.name, description: a.description, price: Number(a.price), per: a.per, max_quantity: Number(a.max_quantity),
+    })),
+    schedule: rules.map((r) => ({ from: r.valid_from, until: r.valid_until, weekdays: parse(r.weekdays), times: parse(r.times) })),
+    blackouts: parse(t.blackouts),
+    ...(t.min_participants === null ? {} : { min_participants: Number(t.min_participants) }),
+    ...(t.min_participants_deadline_hours === null ? {} : { min_participants_deadline_hours: Number(t.min_participants_deadline_hours) }),
+    ...(Number(t.archived) === 1 ? { archived: true } : {}),
+  }
+}
+
+/** One statement for all of `rows` (none for no rows). */
+function* insertRows(table: string, columns: readonly string[], rows: readonly unknown[][]): Plan<void> {
+  if (rows.length === 0) return
+  const values = rows.map(() => `(${columns.map(() => '?').join(', ')})`).join(', ')
+  yield* statement(`insert into ${table} (${columns.join(', ')}) values ${values}`, rows.flat())
 }
 
 function groupByTour<R extends { tour_id: string }>(rows: R[]): Map<string, R[]> {

@@ -21,6 +21,12 @@ export interface Database {
   write<T>(plan: () => Plan<T>): Promise<T>
   /** Runs a plan of reads outside any transaction, each statement on its own (the hot reads, whose Kysely building cost shows). */
   read<T>(plan: () => Plan<T>): Promise<T>
+  /**
+   * Runs a plan of reads in one read-only transaction that sees a single committed state
+   * throughout, taking no lock a writer waits for. SQLite: a deferred transaction (WAL keeps
+   * its snapshot while writers commit). PostgreSQL: REPEATABLE READ, READ ONLY.
+   */
+  snapshot<T>(plan: () => Plan<T>): Promise<T>
   /** Resolves when the database answers a trivial query within its timeouts. */
   ping(): Promise<void>
   /** True for errors that mean "the database cannot be reached or is out of service right now". */

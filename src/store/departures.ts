@@ -34,6 +34,8 @@ export interface WindowDeparture {
   closed: number
   cancelled: number
   extra: number
+  /** Guests of its requested, confirmed, completed and no-show bookings: the seats taken less every hold's. */
+  live: number
 }
 
 export interface WindowSeats {
@@ -68,8 +70,8 @@ const seatsOf = (row: Record<string, unknown>): DepartureSeats => ({
 })
 
 /**
- * Departure rows: one exists for every departure someone booked or an operator touched
- * (the others are only in the schedule). `seats_taken` belongs to the booking repository's
+ * Departure rows: one exists for every departure someone booked, an operator touched or
+ * whose minimum-to-run deadline was checked (the others are only in the schedule). `seats_taken` belongs to the booking repository's
  * seat ledger; this repository changes the operator's fields and reads seats per status.
  */
 export function departureRepository({ db, dialect }: Database) {
@@ -121,6 +123,51 @@ export function departureRepository({ db, dialect }: Database) {
       return rows.map(seatsOf)
     },
 
+    /**
+     * Holds the row until the plan commits (PostgreSQL; SQLite runs one writer at a time): a
+     * plan that reads the departure's bookings after this sees every plan before it that did
+     * the same, which is what makes the minimum's crossing seen by exactly one of two bookings
+     * committing together.
+     */
+    *lock(key: DepartureKey): Plan<void> {
+      if (dialect === 'postgres') yield* statement(`select 1 from departures where ${keyWhere} for update`, keyParams(key))
+    },
+
+    /** Guests per status on this one departure (undefined when none of its bookings counts). */
+    *seatsAt(key: DepartureKey, now: string): Plan<DepartureSeats | undefined> {
+      const { rows: [row] } = yield* statement(`select tour_id, start_at, max(end_at) as end_at, ${SEAT_SUMS} from bookings
+        where instance_id = ? and start_at = ? and tour_id = ? and ${COUNTED} group by tour_id, start_at`,
+      [now, key.instance_id, key.start_at, key.tour_id])
+      return row && seatsOf(row)
+    },
+
+    /** Stored rows of these tours starting in (afterAt, untilAt]: where the minimum-to-run deadlines of the coming hours stand. */
+    *deadlinesBetween(instanceId: string, tourIds: readonly string[], afterAt: string, untilAt: string): Plan<Array<Pick<DepartureRow,
+      'tour_id' | 'start_at' | 'cancelled' | 'deadline_checked_at'>>> {
+      const { rows } = yield* statement<Pick<DepartureRow, 'tour_id' | 'start_at' | 'cancelled' | 'deadline_checked_at'>>(
+        `select tour_id, start_at, cancelled, deadline_checked_at from departures
+         where instance_id = ? and start_at > ? and start_at <= ? and tour_id in (${tourIds.map(() => '?').join(', ')})`,
+        [instanceId, afterAt, untilAt, ...tourIds])
+      return rows
+    },
+
+    /**
+     * The row of a scheduled departure nobody booked yet, written checked at its deadline and
+     * at risk (nobody booked it, so it is below any minimum); undefined when a row exists.
+     */
+    *insertAtRisk(key: DepartureKey, capacity: number, at: string): Plan<DepartureRow | undefined> {
+      const { rows } = yield* statement<DepartureRow>(`insert into departures (instance_id, tour_id, start_at, capacity, seats_taken, deadline_checked_at, at_risk_at)
+        values (?, ?, ?, ?, 0, ?, ?) on conflict (instance_id, tour_id, start_at) do nothing returning *`, [...keyParams(key), capacity, at, at])
+      return rows[0]
+    },
+
+    /** Records the deadline's check (and whether it found the departure at risk) once; undefined when it was already recorded. */
+    *markDeadlineChecked(key: DepartureKey, at: string, atRisk: boolean): Plan<DepartureRow | undefined> {
+      const { rows } = yield* statement<DepartureRow>(`update departures set deadline_checked_at = ?, at_risk_at = ?
+        where ${keyWhere} and deadline_checked_at is null returning *`, [at, atRisk ? at : null, ...keyParams(key)])
+      return rows[0]
+    },
+
     /** Stored rows starting in [fromAt, beforeAt), of one tour or all. */
     *inSpan(instanceId: string, tourId: string | null, fromAt: string, beforeAt: string): Plan<DepartureRow[]> {
       const tour = tourId === null ? '' : ' and tour_id = ?'
@@ -163,6 +210,7 @@ export function departureRepository({ db, dialect }: Database) {
             'start_at',
             sql<number | string>`sum(case when hold_expires_at <= ${now} then party else 0 end)`.as('lapsed_seats'),
             sql<string | null>`min(case when hold_expires_at > ${now} then hold_expires_at end)`.as('next_lapse_at'),
+            sql<number | string>`sum(party)`.as('held_seats'),
           ])
           .where('instance_id', '=', instanceId)
           .where('tour_id', '=', tourId)
@@ -173,11 +221,14 @@ export function departureRepository({ db, dialect }: Database) {
           .groupBy('start_at')
           .execute(),
       ])
-      const byStart = new Map(departures.map((d) => [d.start_at, { ...d }]))
+      const byStart = new Map(departures.map((d) => [d.start_at, { ...d, live: d.seats_taken }]))
       let nextLapseAt: string | null = null
-      for (const { start_at, lapsed_seats, next_lapse_at } of holds) {
+      for (const { start_at, lapsed_seats, next_lapse_at, held_seats } of holds) {
         const departure = byStart.get(start_at)
-        if (departure) departure.seats_taken -= Number(lapsed_seats)
+        if (departure) {
+          departure.seats_taken -= Number(lapsed_seats)
+          departure.live -= Number(held_seats)
+        }
         if (next_lapse_at !== null && (nextLapseAt === null || next_lapse_at < nextLapseAt)) nextLapseAt = next_lapse_at
       }
       return { byStart, nextLapseAt }

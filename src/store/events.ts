@@ -19,6 +19,16 @@ export interface NewEvent {
   subject: { type: 'booking' | 'departure' | 'contact' | 'newsletter', id: string }
   occurredAt: string
   data: Record<string, unknown>
+  /** What the emails made from the event need to know and its data does not say (src/services/email-projection.ts). */
+  notice?: EventNotice
+}
+
+/** For a booking's event: its status before, whether the guest is to hear of it, why it happened, and which fields a change touched. */
+export interface EventNotice {
+  from?: string | null
+  notifyGuest?: boolean
+  cause?: 'departure_cancelled' | 'no_answer_in_time'
+  changed?: string[]
 }
 
 export interface EventRow {
@@ -31,6 +41,7 @@ export interface EventRow {
   subject_type: NewEvent['subject']['type']
   subject_id: string
   data: string
+  notice: string | null
 }
 
 export interface EventFilter {
@@ -57,15 +68,32 @@ export function eventRepository(database: Database) {
       const byInstance = new Map<string, NewEvent[]>()
       for (const event of events) byInstance.set(event.instanceId, [...byInstance.get(event.instanceId) ?? [], event])
       for (const [instanceId, group] of byInstance) {
+        const values = group.map((event) => [`evt_${newRowId().replaceAll('-', '')}`, event.type, event.occurredAt, event.subject.type, event.subject.id,
+          JSON.stringify(event.data), event.notice ? JSON.stringify(event.notice) : null])
+        if (dialect === 'postgres') {
+          // One statement: the counter's row lock, which orders the instance's event-writing
+          // transactions, is then held for one round trip and the commit, not three.
+          yield* statement(
+            `with counter as (
+               insert into event_sequences (instance_id, last_seq) values (?, ${group.length})
+               on conflict (instance_id) do update set last_seq = event_sequences.last_seq + excluded.last_seq returning last_seq),
+             written as (
+               insert into events (instance_id, seq, id, type, occurred_at, subject_type, subject_id, data, notice)
+               select ?, counter.last_seq - ${group.length} + v.ord, v.id, v.type, v.occurred_at, v.subject_type, v.subject_id, v.data, v.notice
+               from counter, (values ${group.map(() => '(?::integer, ?, ?, ?, ?, ?, ?, ?)').join(', ')}) as v(ord, id, type, occurred_at, subject_type, subject_id, data, notice)
+               returning instance_id, seq, id, type, occurred_at)
+             ${webhooks.fanOutFrom('written')}`,
+            [instanceId, instanceId, ...values.flatMap((row, i) => [i + 1, ...row])])
+          continue
+        }
         const { rows: [{ last_seq }] } = yield* statement<{ last_seq: number }>(
           `insert into event_sequences (instance_id, last_seq) values (?, ?)
            on conflict (instance_id) do update set last_seq = event_sequences.last_seq + excluded.last_seq returning last_seq`,
           [instanceId, group.length])
         const first = Number(last_seq) - group.length + 1
         yield* statement(
-          `insert into events (instance_id, seq, id, type, occurred_at, subject_type, subject_id, data) values ${group.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
-          group.flatMap((event, i) => [instanceId, first + i, `evt_${newRowId().replaceAll('-', '')}`, event.type, event.occurredAt,
-            event.subject.type, event.subject.id, JSON.stringify(event.data)]))
+          `insert into events (instance_id, seq, id, type, occurred_at, subject_type, subject_id, data, notice) values ${group.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+          values.flatMap((row, i) => [instanceId, first + i, ...row]))
         yield* webhooks.fanOut(instanceId, first, first + group.length - 1)
       }
     },
@@ -74,6 +102,12 @@ export function eventRepository(database: Database) {
     *seqOf(instanceId: string, id: string): Plan<number | null> {
       const { rows: [row] } = yield* statement<{ seq: number }>('select seq from events where instance_id = ? and id = ?', [instanceId, id])
       return row ? Number(row.seq) : null
+    },
+
+    /** The number of the instance's newest event, 0 before its first. */
+    *lastSeq(instanceId: string): Plan<number> {
+      const { rows: [row] } = yield* statement<{ last_seq: number }>('select last_seq from event_sequences where instance_id = ?', [instanceId])
+      return row ? Number(row.last_seq) : 0
     },
 
     /** Events after `afterSeq`, in commit order. */

@@ -509,6 +509,76 @@ const migrationsFor = (dialect: 'sqlite' | 'postgres'): Record<string, Migration
       await db.schema.createIndex('webhook_deliveries_by_age').on('webhook_deliveries').columns(['created_at']).execute()
     },
   },
+  '018_minimum_to_run': {
+    // A tour's minimum to run, and when each departure's deadline was checked (src/services/departure-minimum.ts).
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable('catalog_tours').addColumn('min_participants', 'integer').execute()
+      await db.schema.alterTable('catalog_tours').addColumn('min_participants_deadline_hours', 'integer').execute()
+      // Set once, by the node that checked the departure at its deadline; at_risk_at too when it was below the minimum then.
+      await db.schema.alterTable('departures').addColumn('deadline_checked_at', 'text').execute()
+      await db.schema.alterTable('departures').addColumn('at_risk_at', 'text').execute()
+    },
+  },
+  '019_emails': {
+    // Every message kept with its state, the projection's place in each instance's events, and the operator's one-click links (src/store/emails.ts).
+    async up(db: Kysely<any>) {
+      await db.schema.createTable('emails')
+        .addColumn('instance_id', 'text', (c) => c.notNull())
+        .addColumn('id', 'text', (c) => c.notNull())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('recipient', 'text', (c) => c.notNull())
+        .addColumn('booking_id', 'text')
+        // Makes a message once however many nodes try (a reminder, a warning about an endpoint).
+        .addColumn('dedupe_key', 'text')
+        .addColumn('subject', 'text', (c) => c.notNull())
+        .addColumn('text_body', 'text', (c) => c.notNull())
+        .addColumn('html_body', 'text', (c) => c.notNull())
+        .addColumn('calendar', 'text')
+        .addColumn('state', 'text', (c) => c.notNull())
+        .addColumn('state_reason', 'text')
+        .addColumn('attempts', 'integer', (c) => c.notNull())
+        .addColumn('next_attempt_at', 'text', (c) => c.notNull())
+        .addColumn('lease_until', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('sent_at', 'text')
+        .addPrimaryKeyConstraint('emails_pk', ['instance_id', 'id'])
+        .execute()
+      await db.schema.createIndex('emails_dedupe').on('emails').columns(['instance_id', 'dedupe_key']).unique().execute()
+      await db.schema.createIndex('emails_due').on('emails').columns(['state', 'next_attempt_at']).execute()
+      await db.schema.createIndex('emails_by_recipient').on('emails').columns(['instance_id', 'recipient', 'created_at']).execute()
+      await db.schema.createIndex('emails_by_booking').on('emails').columns(['instance_id', 'booking_id']).execute()
+      await db.schema.createIndex('emails_by_age').on('emails').columns(['instance_id', 'created_at', 'id']).execute()
+      await db.schema.createTable('email_cursors')
+        .addColumn('instance_id', 'text', (c) => c.primaryKey())
+        .addColumn('last_seq', 'bigint', (c) => c.notNull())
+        .execute()
+      await db.schema.createTable('email_action_links')
+        .addColumn('instance_id', 'text', (c) => c.notNull())
+        .addColumn('token_hash', 'text', (c) => c.notNull())
+        .addColumn('booking_id', 'text', (c) => c.notNull())
+        .addColumn('action', 'text', (c) => c.notNull())
+        .addColumn('recipient', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'text', (c) => c.notNull())
+        .addColumn('used_at', 'text')
+        .addPrimaryKeyConstraint('email_action_links_pk', ['instance_id', 'token_hash'])
+        .execute()
+      await db.schema.alterTable('events').addColumn('notice', 'text').execute()
+      // Events before this migration were never meant to make emails: the projection starts after them.
+      await sql`insert into email_cursors (instance_id, last_seq) select instance_id, last_seq from event_sequences`.execute(db)
+    },
+  },
+  '020_catalog_increments': {
+    // A node holding catalog version v reads only the tours written since (updated_version > v),
+    // unless a tour was deleted since (tours_removed_version > v): then it reads the instance
+    // whole. Rows written before carry 0, which every node's first, whole read covers.
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable('catalog_tours').addColumn('updated_version', 'integer', (c) => c.notNull().defaultTo(0)).execute()
+      await db.schema.alterTable('catalog_instances').addColumn('tours_removed_version', 'integer', (c) => c.notNull().defaultTo(0)).execute()
+      await db.schema.createIndex('catalog_tours_by_update').on('catalog_tours').columns(['instance_id', 'updated_version']).execute()
+      // Reads take the tours in list order a page at a time (src/store/catalog.ts).
+      await db.schema.createIndex('catalog_tours_in_order').on('catalog_tours').columns(['instance_id', 'position', 'id']).execute()
+    },
+  },
 })
 
 /**

@@ -41,13 +41,17 @@ async function runStatement(client: pg.PoolClient, statement: Statement): Promis
   return { rows: result.rows, changes: result.rowCount ?? 0 }
 }
 
-/** One plan in one READ COMMITTED transaction on one pooled connection; a connection that failed is discarded, not reused. */
-async function runInTransaction<T>(pool: pg.Pool, plan: () => Plan<T>): Promise<T> {
+/** How a write plan's transaction starts: READ COMMITTED, marked as a plan's (one round trip: the simple protocol takes both statements at once). */
+const BEGIN_WRITE = `begin; select set_config('${PLAN_TRANSACTION_SETTING}', 'on', true)`
+/** How a snapshot's starts: one view of the committed data for every statement, and no writes. */
+const BEGIN_SNAPSHOT = 'begin isolation level repeatable read, read only'
+
+/** One plan in one transaction on one pooled connection; a connection that failed is discarded, not reused. */
+async function runInTransaction<T>(pool: pg.Pool, plan: () => Plan<T>, begin = BEGIN_WRITE): Promise<T> {
   const client = await pool.connect()
   let broken: Error | undefined
   try {
-    // One round trip: the simple protocol takes both statements at once.
-    await client.query(`begin; select set_config('${PLAN_TRANSACTION_SETTING}', 'on', true)`)
+    await client.query(begin)
     try {
       const result = await runPlanAsync(plan(), (statement) => runStatement(client, statement))
       await client.query('commit')
@@ -110,6 +114,8 @@ export function openPostgres(url: string, settings: PoolSettings): Database {
         }
       }
     },
+    // Read only: nothing to retry, as no writer can make it fail to serialize.
+    snapshot: (plan) => runInTransaction(pool, plan, BEGIN_SNAPSHOT),
     read: (plan) => runPlanAsync(plan(), async (statement) => {
       const text = statement.portable ? numberPlaceholders(statement.sql) : statement.sql
       const result = await pool.query({ name: preparedName(text), text, values: statement.params as unknown[] })

@@ -50,6 +50,8 @@ export function* erasePersonalDataPlan(db: Db, instanceId: string, email: string
   const messages = yield* compiled(db.deleteFrom('contact_messages').where('instance_id', '=', instanceId).where(sameEmail(email)))
   const signups = yield* compiled(db.deleteFrom('newsletter_signups').where('instance_id', '=', instanceId).where(sameEmail(email)))
   const subscriptions = yield* compiled(db.deleteFrom('newsletter_subscribers').where('instance_id', '=', instanceId).where(sameEmail(email)))
+  // The emails to the address repeat the contact details in their bodies.
+  yield* compiled(db.deleteFrom('emails').where('instance_id', '=', instanceId).where('recipient', '=', email.trim().toLowerCase()))
   const answers = yield* compiled(db.deleteFrom('idempotency_keys').where('instance_id', '=', instanceId)
     .where('caller', 'in', sessionsBookedBy(db, instanceId, email)))
   // The contact is a field of the booking like any other: its version grows, so an operator's stale If-Match fails.

@@ -44,6 +44,7 @@ function batchedWriter(connection: SQLite.Database, prepare: (text: string) => S
   const begin = control('begin immediate')
   const commit = control('commit')
   const rollback = control('rollback')
+  const beginRead = control('begin deferred')
   const savepoint = control('savepoint plan')
   const release = control('release plan')
   const rollbackTo = control('rollback to plan')
@@ -92,6 +93,19 @@ function batchedWriter(connection: SQLite.Database, prepare: (text: string) => S
       queue.push({ plan, resolve: resolve as (value: unknown) => void, reject })
     }),
     read: async <T>(plan: () => Plan<T>): Promise<T> => runPlanSync(plan(), run),
+    // Synchronous like every plan here, so no write of this process interleaves; the WAL
+    // snapshot taken at the first read keeps other processes' commits out until the end.
+    snapshot: async <T>(plan: () => Plan<T>): Promise<T> => {
+      beginRead.run()
+      try {
+        const value = runPlanSync(plan(), run)
+        commit.run()
+        return value
+      } catch (err) {
+        if (connection.inTransaction) rollback.run()
+        throw err
+      }
+    },
   }
 }
 

@@ -3,6 +3,7 @@ import { auditRepository } from './audit.ts'
 import { bookingRepository } from './bookings.ts'
 import { catalogRepository } from './catalog.ts'
 import { departureRepository } from './departures.ts'
+import { emailRepository } from './emails.ts'
 import { eventRepository } from './events.ts'
 import { formRepository } from './forms.ts'
 import { openDatabase, type Database } from './database.ts'
@@ -51,6 +52,7 @@ export interface Store extends Database {
   events: ReturnType<typeof eventRepository>
   leases: ReturnType<typeof leaseRepository>
   webhooks: ReturnType<typeof webhookRepository>
+  emails: ReturnType<typeof emailRepository>
 }
 
 export interface StoreOptions {
@@ -83,5 +85,6 @@ export async function openStore(target: DatabaseTarget, options: StoreOptions = 
     audit: auditRepository(writer),
     catalog: catalogRepository(writer),
     webhooks: webhookRepository(writer),
+    emails: emailRepository(writer),
   }
 }

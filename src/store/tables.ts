@@ -26,6 +26,10 @@ export interface Tables {
     extra: Generated<number>
     /** 'tour' while the capacity follows the tour's default; 'operator' once an operator set it. */
     capacity_source: Generated<string>
+    /** When the departure was checked at its minimum-to-run deadline (migration 018); null until then. */
+    deadline_checked_at: Generated<string | null>
+    /** When that check found it below the minimum (departure.at_risk); null otherwise. */
+    at_risk_at: Generated<string | null>
   }
   bookings: {
     id: string
@@ -195,6 +199,8 @@ export interface Tables {
     policy_version: number
     catalog_version: number
     updated_at: string
+    /** The catalog version of the last edit that deleted a tour (0: none since migration 020). */
+    tours_removed_version: Generated<number>
   }
   catalog_tours: {
     instance_id: string
@@ -215,6 +221,10 @@ export interface Tables {
     confirmation: string
     blackouts: string
     archived: number
+    /** The catalog version that last wrote the tour: a node reloads only the tours written after its version. */
+    updated_version: Generated<number>
+    min_participants: number | null
+    min_participants_deadline_hours: number | null
   }
   catalog_schedule_rules: {
     instance_id: string
@@ -270,6 +280,8 @@ export interface Tables {
     subject_id: string
     /** JSON: the booking row as the change left it, or the subject's record. */
     data: string
+    /** JSON: what the change means for the emails it makes (src/services/email-projection.ts); never shown. */
+    notice: string | null
   }
   job_leases: {
     instance_id: string
@@ -318,5 +330,44 @@ export interface Tables {
     last_error: string | null
     created_at: string
     delivered_at: string | null
+  }
+  emails: {
+    instance_id: string
+    id: string
+    /** What the message is (src/services/email-messages.ts). */
+    kind: string
+    recipient: string
+    booking_id: string | null
+    dedupe_key: string | null
+    subject: string
+    text_body: string
+    html_body: string
+    /** The .ics attached, when the message carries the booking's calendar event. */
+    calendar: string | null
+    /** queued, sent, failed or not_sent. */
+    state: string
+    /** Why a message is not_sent or failed: no_smtp, recipient_cap or the server's answer. */
+    state_reason: string | null
+    attempts: number
+    next_attempt_at: string
+    lease_until: string | null
+    created_at: string
+    sent_at: string | null
+  }
+  email_cursors: {
+    instance_id: string
+    /** The last event made into messages. */
+    last_seq: number
+  }
+  email_action_links: {
+    instance_id: string
+    /** SHA-256 of the token in the link: the database never holds a usable link. */
+    token_hash: string
+    booking_id: string
+    /** confirm or decline. */
+    action: string
+    recipient: string
+    expires_at: string
+    used_at: string | null
   }
 }

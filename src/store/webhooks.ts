@@ -34,6 +34,13 @@ function newDeliveryIdSql(dialect: Database['dialect']): string {
  */
 export function webhookRepository({ dialect, supportsSkipLocked }: Database) {
   const deliveryId = newDeliveryIdSql(dialect)
+  /** The deliveries of the events in `source` (a table or a CTE with instance_id, seq, id, type, occurred_at) to their subscribed, enabled endpoints. */
+  const fanOutFrom = (source: string) =>
+    `insert into webhook_deliveries (instance_id, id, endpoint_id, event_id, event_seq, status, attempts, next_attempt_at, created_at)
+     select ev.instance_id, ${deliveryId}, s.endpoint_id, ev.id, ev.seq, 'pending', 0, ev.occurred_at, ev.occurred_at
+     from ${source} ev
+     join webhook_subscriptions s on s.instance_id = ev.instance_id and s.event_type = ev.type
+     join webhook_endpoints e on e.instance_id = s.instance_id and e.id = s.endpoint_id and e.disabled_at is null`
 
   function* eventsOf(instanceId: string, ids: readonly string[]): Plan<Map<string, string[]>> {
     const byEndpoint = new Map<string, string[]>(ids.map((id) => [id, []]))
@@ -59,15 +66,10 @@ export function webhookRepository({ dialect, supportsSkipLocked }: Database) {
   return {
     /** The deliveries of events seq first..last of an instance (just written by events.append), one per subscribed, enabled endpoint. */
     *fanOut(instanceId: string, firstSeq: number, lastSeq: number): Plan<void> {
-      yield* statement(
-        `insert into webhook_deliveries (instance_id, id, endpoint_id, event_id, event_seq, status, attempts, next_attempt_at, created_at)
-         select ev.instance_id, ${deliveryId}, s.endpoint_id, ev.id, ev.seq, 'pending', 0, ev.occurred_at, ev.occurred_at
-         from events ev
-         join webhook_subscriptions s on s.instance_id = ev.instance_id and s.event_type = ev.type
-         join webhook_endpoints e on e.instance_id = s.instance_id and e.id = s.endpoint_id and e.disabled_at is null
-         where ev.instance_id = ? and ev.seq >= ? and ev.seq <= ?`,
-        [instanceId, firstSeq, lastSeq])
+      yield* statement(`${fanOutFrom('events')} where ev.instance_id = ? and ev.seq >= ? and ev.seq <= ?`, [instanceId, firstSeq, lastSeq])
     },
+
+    fanOutFrom,
 
     *insertEndpoint(row: WebhookEndpointRow, events: readonly string[]): Plan<WebhookEndpoint> {
       yield* statement(

@@ -2,8 +2,6 @@ import { basename } from 'node:path'
 import { build } from 'esbuild'
 import { PROJECT_ROOT } from '../project-root.ts'
 
-const ENTRY = 'web/src/main.ts'
-
 export interface PageAsset {
   contentType: string
   body: Buffer
@@ -18,23 +16,37 @@ export interface PageBundle {
 }
 
 export const ASSET_PATH = '/book/_assets'
+export const ADMIN_ASSET_PATH = '/admin/_assets'
+
+/** What one bundle is made from, what its files are called and where they are served. */
+interface BundleSpec {
+  entry: string
+  name: string
+  assetPath: string
+}
+
+const BOOKING_PAGE: BundleSpec = { entry: 'web/src/main.ts', name: 'booking-page', assetPath: ASSET_PATH }
+const BACK_OFFICE: BundleSpec = { entry: 'web/admin/main.tsx', name: 'back-office', assetPath: ADMIN_ASSET_PATH }
 
 const CONTENT_TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
 }
 
-/** Bundles web/ with esbuild in memory: no build step before `npm start` or `npm test`, nothing written to disk. */
-async function bundlePage(): Promise<PageBundle> {
+/** Bundles a page of web/ with esbuild in memory: no build step before `npm start` or `npm test`, nothing written to disk. */
+async function bundlePage({ entry, name: bundleName, assetPath }: BundleSpec): Promise<PageBundle> {
   const result = await build({
     absWorkingDir: PROJECT_ROOT,
-    entryPoints: [ENTRY],
+    entryPoints: [entry],
     bundle: true,
     minify: true,
     format: 'esm',
     target: ['es2020', 'chrome100', 'firefox100', 'safari15'],
     outdir: 'bundle',
-    entryNames: 'booking-page-[hash]',
+    entryNames: `${bundleName}-[hash]`,
+    // The back office is Preact: its JSX compiles to preact/jsx-runtime calls.
+    jsx: 'automatic',
+    jsxImportSource: 'preact',
     legalComments: 'none',
     write: false,
     logLevel: 'silent',
@@ -48,24 +60,30 @@ async function bundlePage(): Promise<PageBundle> {
     const contentType = CONTENT_TYPES[extension]
     if (!contentType) continue
     assets.set(name, { contentType, body: Buffer.from(file.contents) })
-    if (extension === '.js') script = `${ASSET_PATH}/${name}`
-    else style = `${ASSET_PATH}/${name}`
+    if (extension === '.js') script = `${assetPath}/${name}`
+    else style = `${assetPath}/${name}`
   }
-  if (!script || !style) throw new Error(`bundling ${ENTRY} gave no script or no style`)
+  if (!script || !style) throw new Error(`bundling ${entry} gave no script or no style`)
   return { script, style, assets }
 }
 
-let pending: Promise<PageBundle> | undefined
-
 /**
- * The bundle, built on first use and then kept for the life of the process (every app built
- * in it shares it). Building lazily keeps the API's cold start free of it; a failed build is
+ * A bundle built on first use and then kept for the life of the process (every app built in
+ * it shares it). Building lazily keeps the API's cold start free of it; a failed build is
  * retried on the next request.
  */
-export function pageBundle(): Promise<PageBundle> {
-  pending ??= bundlePage().catch((err) => {
-    pending = undefined
-    throw err
-  })
-  return pending
+function keptBundle(spec: BundleSpec): () => Promise<PageBundle> {
+  let pending: Promise<PageBundle> | undefined
+  return () => {
+    pending ??= bundlePage(spec).catch((err) => {
+      pending = undefined
+      throw err
+    })
+    return pending
+  }
 }
+
+/** The booking page's bundle. */
+export const pageBundle = keptBundle(BOOKING_PAGE)
+/** The back office's bundle (web/admin). */
+export const adminBundle = keptBundle(BACK_OFFICE)

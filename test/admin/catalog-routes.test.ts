@@ -233,6 +233,7 @@ test('GET /settings answers the instance\'s own fields; PATCH changes them (null
     name: 'Alfama & Tejo Tours', timezone: 'Europe/Lisbon', currency: 'EUR', horizon_days: 365, hold_minutes: 15,
     decoys: ['company', 'fax', 'middle_name', 'nickname', 'website'], allowed_origins: ['https://alfama-tejo.example'], cors_origins: null,
     rate_limits: null, phone_region: 'PT', payment_methods: ['cash', 'card'], request_decision_hours: null,
+    email_from: null, operator_emails: null, reminder_hours: null, emails_per_recipient_per_hour: null, newsletter_double_opt_in: null,
   })
   const patched = await operator.patch('/settings', { hold_minutes: 30, phone_region: null, payment_methods: ['card'] })
   assert.equal(patched.status, 200, patched.text)

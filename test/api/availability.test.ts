@@ -96,6 +96,7 @@ test('the answer names the tour, the zone, the first date, the days and the part
     capacity: 16,
     remaining: 16,
     status: 'available',
+    guaranteed: false,
     bookable: true,
   })
 })

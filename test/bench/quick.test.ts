@@ -11,7 +11,7 @@ import type { BenchReport } from '../../bench/results-model.ts'
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const ENDPOINTS = ['tours', 'search', 'availability-7', 'availability-14', 'hold-release', 'hold-checkout']
 
-test('npm run bench -- --quick measures every endpoint and growth, and writes its report', { timeout: 300_000 }, async (t) => {
+test('npm run bench -- --quick measures every endpoint and growth, and writes its report', { timeout: 420_000 }, async (t) => {
   const out = mkdtempSync(join(tmpdir(), 'tourdesk-bench-test-'))
   t.after(() => rmSync(out, { recursive: true, force: true }))
 
@@ -20,7 +20,7 @@ test('npm run bench -- --quick measures every endpoint and growth, and writes it
     maxBuffer: 16 * 1024 * 1024,
   })
 
-  for (const heading of ['## SQLite', '### Growth', '### Operator reads (issue 13)', '### Catalog edits (issue 15)', '## PostgreSQL', '## Targets (issues 7, 12, 13 and 15)']) {
+  for (const heading of ['## SQLite', '### Growth', '### Operator reads (issue 13)', '### Catalog edits (issue 15)', '### Webhooks (issue 16)', '## PostgreSQL', '## Targets (issues 7, 12, 13, 15 and 16)']) {
     assert.ok(stdout.includes(heading), `the printed report has "${heading}"`)
   }
   const written = readdirSync(out).sort()
@@ -82,6 +82,18 @@ test('npm run bench -- --quick measures every endpoint and growth, and writes it
     assert.equal(spread.edits.length, report.settings.catalogEdits.timedEdits)
     for (const edit of spread.edits) assert.ok(edit.toOtherNodeMs >= 0 && Number.isFinite(edit.toOtherNodeMs), JSON.stringify(edit))
     assert.ok(spread.wholeList.other.requests > 0 && spread.wholeList.other.errors === 0, `${result.dialect}: the other node streamed the whole list`)
+
+    const { outboxCost, deliveries } = result.webhooks!
+    assert.deepEqual(outboxCost.unavailable, [], `${result.dialect}: every version of the checkout cycle was built`)
+    assert.deepEqual(outboxCost.variants.map((v) => v.name), ['outbox', 'no-outbox', 'before-outbox', 'fan-out'])
+    for (const variant of outboxCost.variants) {
+      assert.ok(variant.requests > 0, `${result.dialect} ${variant.label} sent requests`)
+      assert.deepEqual(Object.keys(variant.statusCodes).filter((code) => !code.startsWith('2')), [], `${result.dialect} ${variant.label}: ${JSON.stringify(variant.statusCodes)}`)
+    }
+    assert.ok(outboxCost.fanOut!.delivered > 0, `${result.dialect}: the fan-out receivers took deliveries`)
+    assert.equal(deliveries.events, report.settings.webhooks.deliveredEvents)
+    assert.deepEqual(deliveries.deliveries, { delivered: deliveries.events }, `${result.dialect}: every event delivered`)
+    assert.deepEqual([deliveries.duplicates, deliveries.unverified], [0, 0], `${result.dialect}: no duplicate, every message verified`)
   }
 })
 

@@ -17,6 +17,8 @@ const ROWS = [
   ['100 slow clients (slowloris) beside bookings', 'SQLite'],
   ['Races over 3 nodes on one database (1 round)', 'SQLite'],
   ['Races over 3 nodes on one database (1 round)', 'PostgreSQL'],
+  ['Webhook receiver down, slow and back', 'SQLite'],
+  ['Webhook receiver down, slow and back', 'PostgreSQL'],
   ['Clock jumps between hold and checkout', 'SQLite'],
   ['Clock jumps between hold and checkout', 'PostgreSQL'],
 ]
@@ -40,7 +42,7 @@ function tableRows(report: string): Row[] {
   })
 }
 
-test('npm run drill -- --quick survives every drill: nothing lost, duplicated or over capacity', { timeout: 180_000 }, async (t) => {
+test('npm run drill -- --quick survives every drill: nothing lost, duplicated or over capacity', { timeout: 240_000 }, async (t) => {
   const out = mkdtempSync(join(tmpdir(), 'tourdesk-drill-test-'))
   t.after(() => rmSync(out, { recursive: true, force: true }))
 
@@ -69,6 +71,9 @@ test('npm run drill -- --quick survives every drill: nothing lost, duplicated or
     }
     assert.equal(row.result, 'survived', `${name}:\n${report}`)
     assert.ok(Number(row.attempted) > 0 && Number(row.acknowledged) > 0, `${name} sent requests and got some acknowledged`)
-    assert.deepEqual([row.lost, row.duplicated, row.overCapacity], ['0', '0', '0'], `${name}: lost, duplicated, over capacity`)
+    // Webhooks are delivered at least once: their row says how many duplicates that allows.
+    const [, duplicated, allowed] = /^(\d+)(?: \(≤ (\d+) allowed\))?$/.exec(row.duplicated) ?? []
+    assert.ok(Number(duplicated) <= Number(allowed ?? 0), `${name}: ${row.duplicated} duplicated`)
+    assert.deepEqual([row.lost, row.overCapacity], ['0', '0'], `${name}: lost, over capacity`)
   }
 })

@@ -23,6 +23,8 @@ export interface BuildOptions {
   admin?: boolean
   /** As TOURDESK_WEBHOOKS_ALLOW_PRIVATE and TOURDESK_WEBHOOK_RETRY_SCHEDULE. */
   webhooks?: ContextOptions['webhooks']
+  /** As SMTP_URL and TOURDESK_PUBLIC_URL; the public URL is the service's own origin unless given. */
+  email?: ContextOptions['email']
 }
 
 export interface TestService {
@@ -62,6 +64,7 @@ export async function startService(options: StartOptions = {}): Promise<StartedS
   const instances = parseCatalogFile(JSON.stringify(options.catalog ?? demoCatalog()), 'test catalog')
   const context = await openContext({
     database: database.target, catalog: instances, holdSecondsOverride: options.holdSeconds ?? null, clock, rateLimiter: options.rateLimits ? new MemoryBuckets() : null, webhooks: options.webhooks,
+    email: options.email,
   })
   const app = await buildApp(context, { trustProxy: options.trustProxy, database: database.target, admin: options.admin })
   const close = async () => {
@@ -73,6 +76,7 @@ export async function startService(options: StartOptions = {}): Promise<StartedS
     await app.listen({ port: 0, host: '127.0.0.1' })
     const address = app.server.address() as { port: number }
     const origin = `http://127.0.0.1:${address.port}`
+    if (options.email?.publicUrl === undefined) context.emailSettings.publicUrl = origin
     const document = await (await fetch(`${origin}/api/${instances[0].prefix}/openapi.json`)).json() as Record<string, any>
     const contract = new ContractChecker(document)
     return {

@@ -25,6 +25,11 @@ export class OperatorClient {
     if (this.credential.csrf && method !== 'GET') sent['x-csrf-token'] ??= this.credential.csrf
     if (body !== undefined) sent['content-type'] ??= 'application/json'
     const response = await fetch(`${this.base}${path}`, { method, headers: sent, body: body === undefined ? undefined : JSON.stringify(body) })
+    // An event stream (GET /stream) never ends: its status and headers are the answer.
+    if (response.headers.get('content-type')?.startsWith('text/event-stream')) {
+      await response.body?.cancel()
+      return { status: response.status, headers: response.headers, body: '' as T, text: '' }
+    }
     const text = await response.text()
     const parsed = response.headers.get('content-type')?.includes('json') && text !== '' ? JSON.parse(text) : text
     return { status: response.status, headers: response.headers, body: parsed as T, text }

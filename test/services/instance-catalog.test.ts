@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { toInstance } from '../../src/config/catalog.ts'
 import type { CatalogInstance } from '../../src/schemas/catalog.ts'
+import { searchTours } from '../../src/domain/tour-search.ts'
 import { buildInstanceCatalog } from '../../src/services/instance-catalog.ts'
 import { demoCatalog } from '../helpers/build.ts'
 
@@ -56,4 +57,33 @@ test('nothing is taken over from a version of another policy or currency, which 
   const currency = lisbon()
   currency.currency = 'GBP'
   for (const tour of build(currency, v1).tours) assert.equal(tour.price.currency, 'GBP')
+})
+
+test('a chain of versions, each built from the one before, searches as a version built from nothing', () => {
+  const queries = ['alfama', 'belem', 'tram', 'wine', 'sintra', 'lisbon', 'fado', 'walk', 'sunset', 'river', 'a', 'the']
+  let random = 7
+  const next = (n: number) => {
+    random = (random * 1103515245 + 12345) % 2147483648
+    return Math.floor(random / 65536) % n
+  }
+  let raw = lisbon()
+  let version = build(raw)
+  for (let step = 0; step < 60; step++) {
+    raw = structuredClone(raw)
+    const tour = raw.tours[next(raw.tours.length)]
+    const edit = next(5)
+    if (edit === 0) tour.title = `${['Sunset', 'River', 'Fado'][next(3)]} ${tour.title.split(' ').slice(-2).join(' ')}`
+    else if (edit === 1) raw.tours.push({ ...structuredClone(tour), id: `copy-${step}`, tags: ['sunset'] })
+    else if (edit === 2 && raw.tours.filter((t) => !t.archived).length > 1) tour.archived = true
+    else if (edit === 3) delete tour.archived
+    else raw.tours.splice(raw.tours.indexOf(tour), 1)
+    version = build(raw, version)
+    const fresh = build(raw)
+    for (const q of queries) {
+      assert.deepEqual(searchTours(version.searchIndex, q).map((p) => version.tours[p].id), searchTours(fresh.searchIndex, q).map((p) => fresh.tours[p].id), `step ${step}: ${q}`)
+    }
+    assert.deepEqual(version.tours, fresh.tours)
+    const { words, starts } = version.searchIndex
+    assert.ok(words.every((_, i) => starts[i + 1] > starts[i]), `step ${step}: a word no tour has left the index`)
+  }
 })

@@ -192,7 +192,7 @@ export const operatorBookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
         + 'has not ended can be booked: the cutoff and the horizon do not apply, capacity and closed departures do (409 '
         + 'insufficient_capacity). The party stays within the tour\'s range; a promo code must be valid and have uses left, and its use '
         + 'is counted. The booking keeps the cancellation policy in force now. It belongs to no guest session: its session is '
-        + '"staff:<booking id>", which no guest can name. notify_guest is accepted; no email is sent yet.',
+        + '"staff:<booking id>", which no guest can name. With notify_guest (default false) the guest is emailed as for a booking of their own: request received, or confirmed with its calendar file.',
       errors: ['tour_not_found', 'slot_not_found', 'departure_ended', 'party_out_of_range', 'invalid_addon', 'invalid_promo_code', 'insufficient_capacity',
         'idempotency_in_flight', 'idempotency_key_reused'],
     },

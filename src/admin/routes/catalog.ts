@@ -9,7 +9,7 @@ import {
 } from '../../schemas/admin/catalog.ts'
 import { CatalogInstance, CatalogPolicy } from '../../schemas/catalog.ts'
 import { NoBody } from '../../schemas/common.ts'
-import type { CatalogEdit, CatalogEditOptions, CatalogEditResult } from '../../services/catalog-editor.ts'
+import type { CatalogEdit, CatalogEditOptions, CatalogEditResult, CatalogScope } from '../../services/catalog-editor.ts'
 import { actorOf } from '../../services/staff-auth.ts'
 import type { RecordAnswer } from '../../store/write-plan.ts'
 import {
@@ -39,6 +39,14 @@ const IDEMPOTENT = 'Idempotency-Key makes a retry safe: the first answer, kept w
 /** Whether a PUT or PATCH asked for a dry run (the POSTs take no dry_run: their Idempotency-Key answers are kept). */
 const dryRun = (request: { query: { dry_run?: 'true' | 'false' } }) => request.query.dry_run === 'true'
 
+/**
+ * What a route reads and edits: one tour, or none (promo codes, policy and settings), so that
+ * it costs the same in an instance of ten tours or ten thousand; PUT /catalog and GET
+ * /catalog and /tours take the whole instance.
+ */
+const ONE_TOUR = (id: string): CatalogScope => ({ tours: [id] })
+const NO_TOURS: CatalogScope = { tours: [] }
+
 /** The tour `id` of an edited instance, as the operator sees it. */
 const tourIn = (catalog: CatalogInstance, id: string) => tourView(catalog.tours.find((tour) => tour.id === id)!)
 
@@ -46,17 +54,17 @@ const tourIn = (catalog: CatalogInstance, id: string) => tourView(catalog.tours.
 export const catalogRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { catalogEditor, store, clock } = app.tourdesk
 
-  /** The request's instance as the database holds it now (an edit made on any node shows at once). */
-  const current = async (request: FastifyRequest) => (await catalogEditor.read(request.catalog.instance.ref))!
+  /** The request's instance (the part `scope` names) as the database holds it now (an edit made on any node shows at once). */
+  const current = async (request: FastifyRequest, scope: CatalogScope = 'whole') => (await catalogEditor.read(request.catalog.instance.ref, scope))!
 
   /** The one way the routes change the catalog: the editor, as the caller. */
-  function apply(request: FastifyRequest, edit: CatalogEdit, options: Pick<CatalogEditOptions, 'dryRun' | 'fieldsRelativeTo' | 'record'> = {}): Promise<CatalogEditResult> {
+  function apply(request: FastifyRequest, edit: CatalogEdit, options: Pick<CatalogEditOptions, 'dryRun' | 'fieldsRelativeTo' | 'record' | 'scope'> = {}): Promise<CatalogEditResult> {
     return catalogEditor.apply(request.catalog.instance.ref, edit, { actor: actorOf(request.staff!), now: clock.now(), requestId: request.id, ...options })
   }
 
   /** An idempotent edit: its answer (`view` of the result) commits with the change and is replayed on a retry. */
   function once<T>(request: FastifyRequest, reply: FastifyReply, edit: CatalogEdit, view: (result: CatalogEditResult) => T,
-    options: Pick<CatalogEditOptions, 'fieldsRelativeTo'> = {}, status = 200) {
+    options: Pick<CatalogEditOptions, 'fieldsRelativeTo' | 'scope'> = {}, status = 200) {
     return runIdempotent(request, reply, async (record?: RecordAnswer<T>) => view(await apply(request, edit, {
       ...options, record: record && ((result) => record(view(result))),
     })), status)
@@ -117,7 +125,7 @@ export const catalogRoutes: FastifyPluginAsyncTypebox = async (app) => {
     reply.code(201)
     const { id } = request.body
     return once(request, reply, addTour(request.body), (result) => ({ ...editSummary(result), tour: tourIn(result.catalog, id) }),
-      { fieldsRelativeTo: relativeToTour(id) }, 201)
+      { fieldsRelativeTo: relativeToTour(id), scope: ONE_TOUR(id) }, 201)
   })
 
   app.get('/tours/:id', {
@@ -129,7 +137,7 @@ export const catalogRoutes: FastifyPluginAsyncTypebox = async (app) => {
       errors: ['tour_not_found'],
     },
   }, async (request) => {
-    const tour = (await current(request)).tours.find((t) => t.id === request.params.id)
+    const tour = (await current(request, ONE_TOUR(request.params.id))).tours.find((t) => t.id === request.params.id)
     if (!tour) throw new ApiError('tour_not_found', `There is no tour "${request.params.id}"`)
     return tourView(tour)
   })
@@ -148,7 +156,7 @@ export const catalogRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request) => {
     const { id } = request.params
-    return tourAnswer(id)(await apply(request, replaceTour(id, request.body), { dryRun: dryRun(request), fieldsRelativeTo: relativeToTour(id) }))
+    return tourAnswer(id)(await apply(request, replaceTour(id, request.body), { dryRun: dryRun(request), fieldsRelativeTo: relativeToTour(id), scope: ONE_TOUR(id) }))
   })
 
   app.patch('/tours/:id', {
@@ -163,7 +171,7 @@ export const catalogRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request) => {
     const { id } = request.params
-    return tourAnswer(id)(await apply(request, patchTour(id, request.body), { dryRun: dryRun(request), fieldsRelativeTo: relativeToTour(id) }))
+    return tourAnswer(id)(await apply(request, patchTour(id, request.body), { dryRun: dryRun(request), fieldsRelativeTo: relativeToTour(id), scope: ONE_TOUR(id) }))
   })
 
   for (const [action, archived] of [['archive', true], ['unarchive', false]] as const) {
@@ -183,7 +191,7 @@ export const catalogRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     }, async (request, reply) => {
       const { id } = request.params
-      return once(request, reply, setArchived(id, archived), tourAnswer(id))
+      return once(request, reply, setArchived(id, archived), tourAnswer(id), { scope: ONE_TOUR(id) })
     })
   }
 
@@ -196,7 +204,7 @@ export const catalogRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request) => {
     const { ref } = request.catalog.instance
-    const { promo_codes } = await current(request)
+    const { promo_codes } = await current(request, NO_TOURS)
     const page = pageOf(promo_codes.map((promo, position) => ({ promo, key: String(position).padStart(6, '0') })), (row) => [row.key, row.promo.code], request.query)
     const items = await Promise.all(page.items.map(async ({ promo }) => promoCodeView(promo, await store.promoRedemptions.uses(ref, promo.code))))
     return { promo_codes: items, next_cursor: page.nextCursor }
@@ -220,7 +228,7 @@ export const catalogRoutes: FastifyPluginAsyncTypebox = async (app) => {
     reply.code(201)
     const { code } = request.body
     const uses = await store.promoRedemptions.uses(request.catalog.instance.ref, code)
-    return once(request, reply, addPromoCode(request.body), promoAnswer(code, uses), { fieldsRelativeTo: relativeToPromoCode(code) }, 201)
+    return once(request, reply, addPromoCode(request.body), promoAnswer(code, uses), { fieldsRelativeTo: relativeToPromoCode(code), scope: NO_TOURS }, 201)
   })
 
   app.patch('/promo-codes/:code', {
@@ -236,7 +244,9 @@ export const catalogRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request) => {
     const code = request.params.code.toUpperCase()
     const uses = await store.promoRedemptions.uses(request.catalog.instance.ref, code)
-    return promoAnswer(code, uses)(await apply(request, patchPromoCode(code, request.body), { dryRun: dryRun(request), fieldsRelativeTo: relativeToPromoCode(code) }))
+    return promoAnswer(code, uses)(await apply(request, patchPromoCode(code, request.body), {
+      dryRun: dryRun(request), fieldsRelativeTo: relativeToPromoCode(code), scope: NO_TOURS,
+    }))
   })
 
   app.get('/policy', {
@@ -246,7 +256,7 @@ export const catalogRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'The cancellation policy in force: its id, current version and terms',
       description: 'New bookings take this version; each booking keeps the version it was made under (its policy field).',
     },
-  }, async (request) => (await current(request)).cancellation_policy)
+  }, async (request) => (await current(request, NO_TOURS)).cancellation_policy)
 
   app.put('/policy', {
     schema: { querystring: DryRunQuery, body: PolicyTerms, response: { 200: PolicyEditAnswer } },
@@ -259,7 +269,7 @@ export const catalogRoutes: FastifyPluginAsyncTypebox = async (app) => {
       errors: ['catalog_invalid'],
     },
   }, async (request) => {
-    const result = await apply(request, replacePolicyTerms(request.body), { dryRun: dryRun(request), fieldsRelativeTo: 'cancellation_policy' })
+    const result = await apply(request, replacePolicyTerms(request.body), { dryRun: dryRun(request), fieldsRelativeTo: 'cancellation_policy', scope: NO_TOURS })
     return { ...editSummary(result), policy: result.catalog.cancellation_policy }
   })
 
@@ -272,7 +282,7 @@ export const catalogRoutes: FastifyPluginAsyncTypebox = async (app) => {
         + 'payment methods and the hours operators have to decide a request, as in the catalog file; an optional one left unset is null and '
         + 'its default applies. prefix and ref, the instance\'s addresses, are not settings.',
     },
-  }, async (request) => settingsView(await current(request)))
+  }, async (request) => settingsView(await current(request, NO_TOURS)))
 
   app.patch('/settings', {
     schema: { querystring: DryRunQuery, body: SettingsPatch, response: { 200: SettingsEditAnswer } },
@@ -284,7 +294,7 @@ export const catalogRoutes: FastifyPluginAsyncTypebox = async (app) => {
       errors: ['catalog_invalid', 'catalog_frozen'],
     },
   }, async (request) => {
-    const result = await apply(request, patchSettings(request.body), { dryRun: dryRun(request) })
+    const result = await apply(request, patchSettings(request.body), { dryRun: dryRun(request), scope: NO_TOURS })
     return { ...editSummary(result), settings: settingsView(result.catalog) }
   })
 }

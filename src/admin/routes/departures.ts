@@ -61,7 +61,8 @@ export const departureRoutes: FastifyPluginAsyncTypebox = async (app) => {
         + '(422 date_out_of_range beyond that, or when to is before from). Past dates are listed too. A departure stored but no longer in the schedule is listed '
         + 'while it holds bookings (held, requested, confirmed, completed or no-show: orphaned), as is one whose tour has left the catalog. '
         + 'seats counts guests per status; quarantined bookings take no seat and are not counted. closed is the operator\'s flag (the cutoff does not set it). '
-        + 'A departure nobody has booked or changed is at version 1. min_participants is null and guaranteed false until tours can set a minimum to run.',
+        + 'A departure nobody has booked or changed is at version 1. min_participants is the tour\'s minimum to run (null when it sets none); guaranteed tells '
+        + 'whether the guests of its requested, confirmed, completed and no-show bookings reach it.',
       errors: ['tour_not_found', 'date_out_of_range'],
     },
   }, async (request) => {
@@ -135,7 +136,7 @@ export const departureRoutes: FastifyPluginAsyncTypebox = async (app) => {
       description: `${IF_MATCH} In one transaction: the departure is closed and marked cancelled, every requested and confirmed booking is cancelled `
         + '(cancelled_by operator, the reason kept, fee waived), every hold is released (a lapsed one expired), their seats are freed and their promo '
         + 'code uses given back. Checked-in and no-show bookings stay as they are. Cancelling a cancelled departure answers it as it is (0 and 0). '
-        + 'notify_guests (default true) will email the guests once email exists (issue 15); nothing is sent yet. Audited as departure.cancelled and one '
+        + 'notify_guests (default true) emails each guest that the departure is cancelled. Audited as departure.cancelled and one '
         + 'booking.cancelled per booking.',
       errors: ['tour_not_found', 'departure_not_found', 'precondition_failed', 'idempotency_in_flight', 'idempotency_key_reused'],
     },

@@ -132,6 +132,6 @@ export const StaffBookingRequest = named('StaffBookingRequest', Type.Object({
   promo_code: Type.Optional(Type.String({ maxLength: 64 })),
   internal_note: Type.Optional(InternalNote),
   status: Type.Optional(Type.Union([Type.Literal('confirmed'), Type.Literal('requested')], { description: 'confirmed (the default) or requested' })),
-  notify_guest: Type.Optional(Type.Boolean({ description: 'Accepted for the notifications to come; no email is sent yet' })),
+  notify_guest: Type.Optional(Type.Boolean({ description: 'Email the guest (default false: a walk-in or a phone booking may not want one)' })),
 }, { additionalProperties: false }))
 export type StaffBookingRequest = Static<typeof StaffBookingRequest>

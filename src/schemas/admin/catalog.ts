@@ -74,8 +74,16 @@ export const TourReplacement = named('TourReplacement', Type.Object({ ...tourFie
   examples: [{ ...TOUR_EXAMPLE, price: 2800 }],
 }))
 
-/** PATCH /tours/{id}: top-level fields replace the tour's (a nested object, such as party, is given whole). */
-export const TourPatch = named('TourPatch', Type.Object({ ...Type.Partial(Type.Object(tourFieldsButId)).properties, id: tourId }, {
+const minimumFields = Type.Required(Type.Pick(CatalogTour, ['min_participants', 'min_participants_deadline_hours'])).properties
+
+/** PATCH /tours/{id}: top-level fields replace the tour's (a nested object, such as party, is given whole); null removes the minimum to run. */
+export const TourPatch = named('TourPatch', Type.Object({
+  ...Type.Partial(Type.Object(tourFieldsButId)).properties,
+  id: tourId,
+  min_participants: Type.Optional(Type.Union([minimumFields.min_participants, Type.Null()], { description: 'The minimum to run; null removes it' })),
+  min_participants_deadline_hours: Type.Optional(Type.Union([minimumFields.min_participants_deadline_hours, Type.Null()],
+    { description: 'Hours before the start at which the minimum is decided; null: the default, 24' })),
+}, {
   additionalProperties: false,
   minProperties: 1,
   examples: [{ price: 2100, capacity: 10 }],
@@ -122,7 +130,8 @@ export const PolicyTerms = named('PolicyTerms', Type.Object({ ...policyTerms }, 
 
 /** The instance's own fields that a manager edits (prefix and ref, its addresses, stay). */
 const SETTING_NAMES = ['name', 'timezone', 'currency', 'horizon_days', 'hold_minutes', 'decoys', 'allowed_origins', 'cors_origins', 'rate_limits',
-  'phone_region', 'payment_methods', 'request_decision_hours'] as const
+  'phone_region', 'payment_methods', 'request_decision_hours', 'email_from', 'operator_emails', 'reminder_hours', 'emails_per_recipient_per_hour',
+  'newsletter_double_opt_in'] as const
 export type SettingName = typeof SETTING_NAMES[number]
 /** Settings that every instance has; the others may be left unset, which means their default. */
 const REQUIRED_SETTINGS = new Set<SettingName>(['name', 'timezone', 'currency', 'payment_methods'])

@@ -32,8 +32,11 @@ export const Departure = named('Departure', Type.Object({
   note: Nullable(Type.String({ description: 'For staff and guides; guests never see it' })),
   extra: Type.Boolean({ description: 'Added by hand, not from the schedule' }),
   orphaned: Type.Boolean({ description: 'No longer in the schedule and not added by hand, but holding bookings' }),
-  min_participants: Nullable(Type.Integer({ description: 'The minimum to run; null while the tour sets none (tours cannot set one yet)' })),
-  guaranteed: Type.Boolean({ description: 'The minimum to run is reached; false while the tour sets none' }),
+  min_participants: Nullable(Type.Integer({ description: "The tour's minimum to run (its min_participants); null when it sets none" })),
+  guaranteed: Type.Boolean({
+    description: 'The guests of its requested, confirmed, completed and no-show bookings (not holds) number at least min_participants; '
+      + 'false when the tour sets no minimum. It follows the bookings: a cancellation can take it back below',
+  }),
   version: Type.Integer({ minimum: 1, description: 'Grows with every operator change; send as If-Match' }),
 }))
 export type Departure = Static<typeof Departure>
@@ -97,7 +100,7 @@ export const DepartureChange = named('DepartureChange', Type.Object({
 
 export const DepartureCancelRequest = named('DepartureCancelRequest', Type.Object({
   reason: NonBlankString(500, 'Kept on every cancelled booking and in the audit log'),
-  notify_guests: Type.Optional(Type.Boolean({ description: 'Email the guests (default true); no email is sent yet (issue 15)' })),
+  notify_guests: Type.Optional(Type.Boolean({ description: 'Email each guest that the departure is cancelled (default true)' })),
 }, { additionalProperties: false }))
 
 export const DepartureCancelled = named('DepartureCancelled', Type.Object({

@@ -1,0 +1,86 @@
+import { execFileSync } from 'node:child_process'
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { ROOT } from './node-process.ts'
+
+/**
+ * A copy of the service's sources in a scratch folder, built as `npm run build` builds it,
+ * for running another version beside this checkout. The copies share this checkout's
+ * node_modules (a symlink), and nothing in the repository changes: they are made with
+ * `git ls-files` and `git archive`, not with a work tree registered in .git.
+ */
+export interface SourceTree {
+  dir: string
+  /** What it holds, for the report: "the work tree" or a short commit. */
+  source: string
+  remove(): void
+}
+
+const git = (...args: string[]) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim()
+
+function tree(parent: string, name: string, source: string, fill: (dir: string) => void): SourceTree {
+  const dir = mkdtempSync(join(parent, `tourdesk-${name}-`))
+  const remove = () => rmSync(dir, { recursive: true, force: true })
+  try {
+    fill(dir)
+    symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'))
+    execFileSync(process.execPath, ['--import', 'tsx', 'scripts/build.ts'], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] })
+  } catch (err) {
+    remove()
+    throw err
+  }
+  return { dir, source, remove }
+}
+
+/**
+ * The work tree as it is now, uncommitted changes and new files included (what the rest of
+ * the bench measures), changed by `edit` before it is built.
+ */
+export function workTreeCopy(parent: string, name: string, edit?: { describe: string, apply(dir: string): void }): SourceTree {
+  const dirty = git('status', '--porcelain', '--untracked-files=no') !== ''
+  const source = `${git('rev-parse', '--short', 'HEAD')}${dirty ? '+changes' : ''}${edit ? ` ${edit.describe}` : ''}`
+  return tree(parent, name, source, (dir) => {
+    for (const file of git('ls-files', '-z', '--cached', '--others', '--exclude-standard').split('\0')) {
+      const from = join(ROOT, file)
+      // Deleted but not yet committed, or a submodule: nothing to copy.
+      if (file === '' || !existsSync(from) || !statSync(from).isFile()) continue
+      mkdirSync(dirname(join(dir, file)), { recursive: true })
+      copyFileSync(from, join(dir, file))
+    }
+    edit?.apply(dir)
+  })
+}
+
+/** A commit's tree, from `git archive`. */
+export function commitCopy(parent: string, name: string, commit: string): SourceTree {
+  return tree(parent, name, git('rev-parse', '--short', commit), (dir) => {
+    execFileSync('sh', ['-c', 'git archive --format=tar "$0" | tar -x -C "$1"', commit, dir], { cwd: ROOT })
+  })
+}
+
+/** The last commit before the outbox: the parent of the commit that added src/store/events.ts. */
+export function commitBeforeOutbox(): string {
+  const [added] = git('log', '--format=%H', '--diff-filter=A', '--', 'src/store/events.ts').split('\n').slice(-1)
+  if (!added) throw new Error('no commit adds src/store/events.ts')
+  return git('rev-parse', `${added}^`)
+}
+
+/** Where every write's events are appended (src/store/store.ts): the plan runs as before, its events are dropped. */
+const OUTBOX_APPEND = /\(emitted\) => events\.append\(emitted\)/g
+
+/**
+ * Makes a copy's writes skip the outbox: no event rows, no sequence update, no fan-out,
+ * everything else as it is. Only for measuring what the outbox costs; the service has no
+ * such switch. Throws when the line it replaces has moved, so the bench says so instead of
+ * measuring the outbox twice.
+ */
+export const WITHOUT_OUTBOX = {
+  describe: 'without the outbox',
+  apply(dir: string): void {
+    const path = join(dir, 'src/store/store.ts')
+    const source = readFileSync(path, 'utf8')
+    const matches = source.match(OUTBOX_APPEND)?.length ?? 0
+    if (matches !== 1) throw new Error(`src/store/store.ts has ${matches} "(emitted) => events.append(emitted)"; the bench removes the outbox there and needs exactly one`)
+    writeFileSync(path, source.replace(OUTBOX_APPEND, 'function* () {}'))
+  },
+}

@@ -1,0 +1,50 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { formatStoredInZone } from '../../domain/instant-format.ts'
+import { EmailList, EmailQuery, type EMAIL_KINDS } from '../../schemas/admin/email.ts'
+import { operatorBookingRepository } from '../../store/bookings.ts'
+import type { EmailRow } from '../../store/emails.ts'
+import { decodeCursor, encodeCursor } from '../list-cursor.ts'
+
+function emailView(row: EmailRow, timeZone: string) {
+  return {
+    id: row.id,
+    kind: row.kind as typeof EMAIL_KINDS[number],
+    to: row.recipient,
+    booking_id: row.booking_id,
+    subject: row.subject,
+    text: row.text_body,
+    has_calendar: row.calendar !== null,
+    state: row.state as 'queued' | 'sent' | 'failed' | 'not_sent',
+    state_reason: row.state_reason,
+    attempts: row.attempts,
+    created_at: formatStoredInZone(row.created_at, timeZone),
+    sent_at: row.sent_at === null ? null : formatStoredInZone(row.sent_at, timeZone),
+  }
+}
+
+/** The email log (OPERATOR.md, "Email"): every message with its state; managers only. */
+export const emailRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { store } = app.tourdesk
+  const bookings = operatorBookingRepository(store)
+
+  app.get('/emails', {
+    schema: { querystring: EmailQuery, response: { 200: EmailList } },
+    config: {
+      access: 'access.manage',
+      summary: 'Every email the instance made, newest first',
+      description: 'Guests\' and operators\' messages with their state: queued (waiting to be sent, or retried after the mail server refused it for now), '
+        + 'sent, failed (refused for good, or after its retries), or not_sent: kept but never sent, because SMTP_URL is unset (no_smtp) or the '
+        + 'recipient already had emails_per_recipient_per_hour messages in the last hour (recipient_cap). `booking` takes a code or an id; an unknown one lists nothing.',
+    },
+  }, async (request) => {
+    const { ref, timezone } = request.catalog.instance
+    const limit = request.query.limit ?? 50
+    const before = request.query.cursor === undefined ? null : decodeCursor(request.query.cursor, 2) as [string, string]
+    let bookingId: string | null = null
+    if (request.query.booking !== undefined) bookingId = (await bookings.find(ref, request.query.booking.trim()))?.id ?? ''
+    const rows = await store.read(() => store.emails.list(ref, { recipient: request.query.to ?? null, bookingId, before, limit: limit + 1 }))
+    const page = rows.slice(0, limit)
+    const last = page[page.length - 1]
+    return { emails: page.map((row) => emailView(row, timezone)), next_cursor: rows.length > limit ? encodeCursor([last.created_at, last.id]) : null }
+  })
+}

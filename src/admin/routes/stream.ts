@@ -1,0 +1,87 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyReply } from 'fastify'
+import { ApiError } from '../../errors/api-error.ts'
+import { addSecurityHeaders } from '../../http/security-headers.ts'
+import type { EventRow } from '../../store/events.ts'
+import { eventView } from '../event-view.ts'
+import { EventStreamHub } from '../event-stream.ts'
+
+const HEARTBEAT_MS = 15_000
+const EVENT_ID = /^evt_[0-9a-f]{32}$/
+/** How long a browser waits before reconnecting (it then sends Last-Event-ID). */
+const RETRY_MS = 2_000
+
+/** The answer's headers as Fastify would have sent them: the stream writes the socket itself. */
+function streamHeaders(reply: FastifyReply): Record<string, string> {
+  addSecurityHeaders(reply.request, reply)
+  const headers: Record<string, string> = {}
+  for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) headers[name] = String(value)
+  return {
+    ...headers,
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-store',
+    // Proxies such as nginx would otherwise hold the messages back in their buffer.
+    'x-accel-buffering': 'no',
+  }
+}
+
+/** GET /stream: the event feed as server-sent events, for screens that update without reloading (the back office's Requests). */
+export const streamRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { store } = app.tourdesk
+  const hub = new EventStreamHub(store, (err) => app.log.warn({ err }, 'event stream: could not read the feed'))
+  app.addHook('preClose', (done) => {
+    hub.endAll()
+    done()
+  })
+
+  app.get('/stream', {
+    config: {
+      access: 'bookings.read',
+      eventStream: true,
+      errors: ['validation_failed'],
+      summary: 'The event feed as server-sent events, live',
+      description: 'A text/event-stream that stays open: every event (as GET /events gives it) once its change has committed, in commit order, '
+        + 'as a message whose id is the event id and whose data is the event as JSON. Without Last-Event-ID it starts with the next event; '
+        + 'with it (browsers send it when they reconnect) it first sends every event after that one, so nothing is missed or repeated. '
+        + 'A Last-Event-ID the feed no longer holds (older than 30 days) is 404 not_found: read the current state again and reconnect without it. '
+        + `Events reach the stream within about a second, from whichever node made them. A comment line (":") is sent every ${HEARTBEAT_MS / 1000} s `
+        + 'so proxies keep the connection; the stream ends when the node shuts down, and the client reconnects. The same roles as GET /events may read it.',
+    },
+  }, async (request, reply) => {
+    const { ref } = request.catalog.instance
+    const prefix = request.catalog.instance.prefix
+    const lastEventId = request.headers['last-event-id']
+    let afterSeq: number
+    if (typeof lastEventId === 'string' && lastEventId !== '') {
+      if (!EVENT_ID.test(lastEventId)) {
+        throw new ApiError('validation_failed', 'Last-Event-ID must be an event id such as evt_…', { errors: [{ field: 'Last-Event-ID', message: 'must be an event id' }] })
+      }
+      const seq = await store.read(() => store.events.seqOf(ref, lastEventId))
+      if (seq === null) throw new ApiError('not_found', `The feed holds no event ${lastEventId}: it is older than 30 days, or was never made`)
+      afterSeq = seq
+    } else {
+      afterSeq = await store.read(() => store.events.lastSeq(ref))
+    }
+
+    const socket = reply.raw
+    reply.hijack()
+    socket.writeHead(200, streamHeaders(reply))
+    socket.write(`retry: ${RETRY_MS}\n\n`)
+    const subscriber = {
+      instanceId: ref,
+      afterSeq,
+      send(rows: EventRow[]) {
+        // The catalog of now, so names and zone follow live edits.
+        const catalog = app.tourdesk.catalogs.get(prefix) ?? request.catalog
+        socket.write(rows.map((row) => `id: ${row.id}\ndata: ${JSON.stringify(eventView(row, catalog))}\n\n`).join(''))
+      },
+      end: () => socket.end(),
+    }
+    const heartbeat = setInterval(() => socket.write(': heartbeat\n\n'), HEARTBEAT_MS)
+    socket.on('close', () => {
+      clearInterval(heartbeat)
+      hub.remove(subscriber)
+    })
+    hub.add(subscriber)
+  })
+}

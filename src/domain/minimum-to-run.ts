@@ -1,0 +1,44 @@
+import { Temporal } from 'temporal-polyfill'
+
+/**
+ * A tour's minimum to run (OPERATOR.md, "Minimum to run"; docs/catalog.md): how many guests a
+ * departure needs, and how many hours before its start that is decided.
+ */
+export interface MinimumToRun {
+  participants: number
+  deadlineHours: number
+}
+
+/** The deadline when the tour sets a minimum without one. */
+export const DEFAULT_MIN_PARTICIPANTS_DEADLINE_HOURS = 24
+
+/** The tour's minimum, its deadline given its default; null when the tour sets none. */
+export function minimumToRun(tour: { min_participants?: number, min_participants_deadline_hours?: number } | undefined): MinimumToRun | null {
+  if (tour?.min_participants === undefined) return null
+  return { participants: tour.min_participants, deadlineHours: tour.min_participants_deadline_hours ?? DEFAULT_MIN_PARTICIPANTS_DEADLINE_HOURS }
+}
+
+/**
+ * The departure's live party total: the guests of its requested, confirmed, completed and
+ * no-show bookings. Holds are left out: they lapse on their own within minutes, and a
+ * departure guests see as guaranteed must not fall back because someone stopped at checkout.
+ * Requests count: their seats stay taken until the operator declines them.
+ */
+export function liveParticipants(seats: { requested: number, confirmed: number, completed: number, no_show: number }): number {
+  return seats.requested + seats.confirmed + seats.completed + seats.no_show
+}
+
+/** Whether a departure with this live total runs for sure: false when the tour sets no minimum. */
+export function isGuaranteed(minimum: MinimumToRun | null, live: number): boolean {
+  return minimum !== null && live >= minimum.participants
+}
+
+/** Whether a change that took the live total from `before` to `after` is the one that reached the minimum. */
+export function reachesMinimum(minimum: MinimumToRun | null, before: number, after: number): boolean {
+  return minimum !== null && before < minimum.participants && after >= minimum.participants
+}
+
+/** When a departure starting at `start` is decided: below the minimum then, it is at risk. */
+export function minimumDeadline(minimum: MinimumToRun, start: Temporal.Instant): Temporal.Instant {
+  return start.subtract({ hours: minimum.deadlineHours })
+}

@@ -1,0 +1,186 @@
+import type { BookingRow } from '../store/bookings.ts'
+import type { InstanceCatalog } from './instance-catalog.ts'
+
+/** What every message is: its subject and its plain-text and HTML bodies, which say the same. */
+export interface Message {
+  subject: string
+  text: string
+  html: string
+}
+
+/** One block of a message: a paragraph, facts as label and value, or a link the reader acts on. */
+type Block = { paragraph: string } | { facts: Array<[string, string]> } | { link: string, label: string }
+
+/** "Europe/Lisbon" is "Lisbon time": the name the booking page gives the operator's zone. */
+export function zoneName(zone: string): string {
+  const city = zone.includes('/') && !zone.startsWith('Etc/') ? zone.slice(zone.lastIndexOf('/') + 1).replaceAll('_', ' ') : null
+  return city ? `${city} time` : zone
+}
+
+/** "Fri, 12 Jun 2026, 19:30 (Lisbon time)": a stored instant in the operator's zone, the zone named. */
+export function localStart(stored: string, timeZone: string): string {
+  const text = new Intl.DateTimeFormat('en-GB', {
+    timeZone, weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23',
+  }).format(new Date(stored))
+  return `${text} (${zoneName(timeZone)})`
+}
+
+export function money(amount: number, currency: string): string {
+  return new Intl.NumberFormat('en-GB', { style: 'currency', currency }).format(amount / 100)
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+
+/** Both bodies from the same blocks, so the plain text never says less than the HTML. */
+export function compose(subject: string, greeting: string, blocks: readonly Block[], signature: string): Message {
+  const text = [greeting, ...blocks.map((block) => {
+    if ('paragraph' in block) return block.paragraph
+    if ('facts' in block) return block.facts.map(([label, value]) => `${label}: ${value}`).join('\n')
+    return `${block.label}: ${block.link}`
+  }), signature].join('\n\n')
+  const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#1f2330;max-width:560px">`
+    + `<p>${escapeHtml(greeting)}</p>${blocks.map((block) => {
+      if ('paragraph' in block) return `<p>${escapeHtml(block.paragraph)}</p>`
+      if ('facts' in block) {
+        return `<table role="presentation">${block.facts.map(([label, value]) => `<tr><th align="left" style="padding-right:12px">${escapeHtml(label)}</th><td>${escapeHtml(value)}</td></tr>`).join('')}</table>`
+      }
+      return `<p><a href="${escapeHtml(block.link)}">${escapeHtml(block.label)}</a></p>`
+    }).join('')}<p>${escapeHtml(signature)}</p></body></html>`
+  return { subject, text, html }
+}
+
+/** What a booking's messages say about it, in the operator's zone. */
+export interface BookingFacts {
+  code: string
+  tour: string
+  start: string
+  meetingPoint: string | null
+  party: number
+  total: string
+  name: string
+}
+
+export function bookingFacts(row: BookingRow, catalog: InstanceCatalog): BookingFacts {
+  const tour = catalog.tourById.get(row.tour_id)?.catalog
+  return {
+    code: row.code ?? '',
+    tour: tour?.title ?? row.tour_id,
+    start: localStart(row.start_at, catalog.instance.timezone),
+    meetingPoint: tour ? `${tour.meeting_point.name}, ${tour.meeting_point.address}` : null,
+    party: row.party,
+    total: money(row.total, row.currency),
+    name: row.contact_name ?? '',
+  }
+}
+
+/** "Request received: Fado evening · Fri, 12 Jun 2026, 19:30 (Lisbon time) · K7M2QX": what the guest recognises in a list of mail. */
+const subjectOf = (what: string, facts: BookingFacts) => `${what}: ${facts.tour} · ${facts.start} · ${facts.code}`
+
+function factsBlock(facts: BookingFacts): Block {
+  const rows: Array<[string, string]> = [['Booking', facts.code], ['Tour', facts.tour], ['When', facts.start]]
+  if (facts.meetingPoint) rows.push(['Meeting point', facts.meetingPoint])
+  rows.push(['Party', String(facts.party)], ['Total, due on arrival', facts.total])
+  return { facts: rows }
+}
+
+const manageBlock = (manageUrl: string | null): Block[] => (manageUrl ? [{ link: manageUrl, label: 'See or change your booking' }] : [])
+
+/** The guest's messages about a booking. */
+export const guestMessages = {
+  requestReceived(facts: BookingFacts, catalog: InstanceCatalog, manageUrl: string | null): Message {
+    return compose(subjectOf('Request received', facts), `Hello ${facts.name},`, [
+      { paragraph: `Thank you: ${catalog.instance.name} has your request and will confirm or decline it soon. Your seats are kept meanwhile; nothing is due until you arrive.` },
+      factsBlock(facts), ...manageBlock(manageUrl),
+    ], catalog.instance.name)
+  },
+  confirmed(facts: BookingFacts, catalog: InstanceCatalog, manageUrl: string | null): Message {
+    return compose(subjectOf('Booking confirmed', facts), `Hello ${facts.name},`, [
+      { paragraph: 'Your booking is confirmed. The calendar file attached adds it to your calendar.' },
+      factsBlock(facts), ...manageBlock(manageUrl),
+    ], catalog.instance.name)
+  },
+  declined(facts: BookingFacts, catalog: InstanceCatalog, reason: string | null, manageUrl: string | null): Message {
+    return compose(subjectOf('Request declined', facts), `Hello ${facts.name},`, [
+      { paragraph: `We are sorry: ${catalog.instance.name} could not accept your request.${reason ? ` ${reason}` : ''} Nothing is due.` },
+      factsBlock(facts), ...manageBlock(manageUrl),
+    ], catalog.instance.name)
+  },
+  cancelled(facts: BookingFacts, catalog: InstanceCatalog, fee: string | null, byGuest: boolean, manageUrl: string | null): Message {
+    return compose(subjectOf('Booking cancelled', facts), `Hello ${facts.name},`, [
+      { paragraph: byGuest ? 'Your booking is cancelled, as you asked.' : `${catalog.instance.name} has cancelled your booking.` },
+      { paragraph: fee ? `A cancellation fee of ${fee} applies, under the terms you booked with.` : 'No cancellation fee applies.' },
+      factsBlock(facts), ...manageBlock(manageUrl),
+    ], catalog.instance.name)
+  },
+  departureCancelled(facts: BookingFacts, catalog: InstanceCatalog, reason: string | null, manageUrl: string | null): Message {
+    return compose(subjectOf('Departure cancelled', facts), `Hello ${facts.name},`, [
+      { paragraph: `We are sorry: ${catalog.instance.name} has cancelled this departure${reason ? ` (${reason})` : ''}, and with it your booking. No fee applies.` },
+      factsBlock(facts), ...manageBlock(manageUrl),
+    ], catalog.instance.name)
+  },
+  changed(facts: BookingFacts, catalog: InstanceCatalog, manageUrl: string | null): Message {
+    return compose(subjectOf('Booking changed', facts), `Hello ${facts.name},`, [
+      { paragraph: 'Your booking has changed; here it is as it stands now. The calendar file attached updates the event in your calendar.' },
+      factsBlock(facts), ...manageBlock(manageUrl),
+    ], catalog.instance.name)
+  },
+  reminder(facts: BookingFacts, catalog: InstanceCatalog, manageUrl: string | null): Message {
+    return compose(subjectOf('See you soon', facts), `Hello ${facts.name},`, [
+      { paragraph: `A reminder of your booking with ${catalog.instance.name}.${facts.meetingPoint ? ` Please be at ${facts.meetingPoint} a few minutes before the start.` : ''}` },
+      factsBlock(facts), ...manageBlock(manageUrl),
+    ], catalog.instance.name)
+  },
+}
+
+/** The operator's messages. */
+export const operatorMessages = {
+  newRequest(facts: BookingFacts, catalog: InstanceCatalog, links: { view: string, confirm: string, decline: string }, answerBy: string): Message {
+    return compose(subjectOf('New request', facts), 'Hello,', [
+      { paragraph: `${facts.name} asks to book. Unless it is answered by ${answerBy}, the system declines it.` },
+      factsBlock(facts),
+      { link: links.confirm, label: 'Confirm it' }, { link: links.decline, label: 'Decline it' }, { link: links.view, label: 'Open it in the back office' },
+    ], `tourdesk for ${catalog.instance.name}`)
+  },
+  newBooking(facts: BookingFacts, catalog: InstanceCatalog, view: string): Message {
+    return compose(subjectOf('New booking', facts), 'Hello,', [
+      { paragraph: `${facts.name} has booked.` }, factsBlock(facts), { link: view, label: 'Open it in the back office' },
+    ], `tourdesk for ${catalog.instance.name}`)
+  },
+  guestCancelled(facts: BookingFacts, catalog: InstanceCatalog, fee: string | null, view: string): Message {
+    return compose(subjectOf('Cancelled by the guest', facts), 'Hello,', [
+      { paragraph: `${facts.name} has cancelled; the seats are free again.${fee ? ` The cancellation fee is ${fee}.` : ''}` },
+      factsBlock(facts), { link: view, label: 'Open it in the back office' },
+    ], `tourdesk for ${catalog.instance.name}`)
+  },
+  contactMessage(catalog: InstanceCatalog, message: { name: string | null, email: string | null, message: string }): Message {
+    const from = [message.name, message.email ? `<${message.email}>` : null].filter(Boolean).join(' ') || 'someone who left no name'
+    return compose(`Contact message from ${message.name ?? message.email ?? 'a guest'}`, 'Hello,', [
+      { facts: [['From', from]] }, { paragraph: message.message },
+    ], `tourdesk for ${catalog.instance.name}`)
+  },
+  departureAtRisk(catalog: InstanceCatalog, departure: { tour: string, start: string, booked: number, minimum: number }, view: string): Message {
+    return compose(`At risk: ${departure.tour} · ${departure.start} has ${departure.booked} of ${departure.minimum}`, 'Hello,', [
+      { paragraph: `${departure.tour} on ${departure.start} has ${departure.booked} ${departure.booked === 1 ? 'guest' : 'guests'}, below its minimum of ${departure.minimum}, and its deadline has passed. Decide whether it runs: cancelling it tells every guest.` },
+      { link: view, label: 'Open the departure in the back office' },
+    ], `tourdesk for ${catalog.instance.name}`)
+  },
+  webhookFailing(catalog: InstanceCatalog, endpoint: { url: string, since: string }, view: string): Message {
+    return compose(`Webhook failing for 24 hours: ${endpoint.url}`, 'Hello,', [
+      { paragraph: `Every delivery to ${endpoint.url} has failed since ${endpoint.since}. Deliveries are retried for up to five days of failure; then the endpoint is disabled.` },
+      { link: view, label: 'See its delivery log' },
+    ], `tourdesk for ${catalog.instance.name}`)
+  },
+  webhookDisabled(catalog: InstanceCatalog, endpoint: { url: string, reason: string }, view: string): Message {
+    return compose(`Webhook disabled: ${endpoint.url}`, 'Hello,', [
+      { paragraph: `The endpoint ${endpoint.url} is disabled: ${endpoint.reason}. Nothing more is sent to it until it is enabled again; a replay sends what it missed.` },
+      { link: view, label: 'See the endpoint' },
+    ], `tourdesk for ${catalog.instance.name}`)
+  },
+}
+
+export function newsletterConfirmation(catalog: InstanceCatalog, link: string): Message {
+  return compose(`Confirm your subscription to ${catalog.instance.name}`, 'Hello,', [
+    { paragraph: `Someone, we hope you, asked to receive the newsletter of ${catalog.instance.name} at this address. Open the link within 7 days to confirm; if it was not you, ignore this message and nothing more will come.` },
+    { link, label: 'Confirm my subscription' },
+  ], catalog.instance.name)
+}

@@ -1,0 +1,193 @@
+import { Temporal } from 'temporal-polyfill'
+import { toStoredInstant } from '../domain/instant-format.ts'
+import type { BookingRow } from '../store/bookings.ts'
+import type { EnqueueRules, NewEmail } from '../store/emails.ts'
+import type { Store } from '../store/store.ts'
+import { statement, type Plan } from '../store/write-plan.ts'
+import type { CatalogRegistry } from './catalog-registry.ts'
+import { newsletterConfirmation, operatorMessages } from './email-messages.ts'
+import { projectEvent, reminderOf } from './email-projection.ts'
+import type { InstanceCatalog } from './instance-catalog.ts'
+import type { Task } from './scheduler.ts'
+import { signedToken } from './signed-token.ts'
+
+export interface EmailSettings {
+  /** SMTP_URL; null keeps every message as not_sent. */
+  smtpUrl: string | null
+  /** TOURDESK_PUBLIC_URL. */
+  publicUrl: string
+}
+
+export const DEFAULT_REMINDER_HOURS = 24
+export const DEFAULT_EMAILS_PER_RECIPIENT_PER_HOUR = 5
+/** How long a newsletter confirmation link works. */
+export const NEWSLETTER_CONFIRM_DAYS = 7
+export const NEWSLETTER_TOKEN_PURPOSE = 'newsletter'
+/** Events made into emails per write. */
+const EVENTS_PER_BATCH = 200
+/** The projection of an instance is one node's for this long, renewed on every run. */
+const PROJECTION_LEASE_MS = 30_000
+/** An endpoint failing this long is worth a word to the managers (OPERATOR.md). */
+const WEBHOOK_WARNING_HOURS = 24
+
+/**
+ * Makes the emails (OPERATOR.md, "Email"), on every node: the events of each instance, read
+ * in commit order after the instance's cursor, become messages in the same transaction that
+ * moves the cursor, so each event makes its emails once (the instance's lease keeps one node
+ * at it; the cursor's conditional move and each message's dedupe key make a second node's
+ * attempt a no-op). Reminders and the warnings about failing webhook endpoints are made the
+ * same way: once, by dedupe key, whichever node gets there first. Sending is
+ * src/services/email-sending.ts.
+ */
+export function emailOutbox(store: Store, catalogs: CatalogRegistry, secret: string, settings: EmailSettings) {
+  const { emails } = store
+  const canSend = settings.smtpUrl !== null
+
+  function rules(catalog: InstanceCatalog, now: Temporal.Instant): EnqueueRules {
+    return {
+      now: toStoredInstant(now),
+      hourAgo: toStoredInstant(now.subtract({ hours: 1 })),
+      cap: catalog.instance.emails_per_recipient_per_hour ?? DEFAULT_EMAILS_PER_RECIPIENT_PER_HOUR,
+      canSend,
+    }
+  }
+
+  async function managers(instanceId: string): Promise<string[]> {
+    return (await store.staff.list(instanceId)).filter((s) => s.role === 'manager' && s.disabled === 0).map((s) => s.email)
+  }
+
+  async function operatorAddresses(catalog: InstanceCatalog): Promise<string[]> {
+    const configured = catalog.instance.operator_emails ?? []
+    return configured.length > 0 ? [...configured] : managers(catalog.instance.ref)
+  }
+
+  /** Makes the emails of up to one batch of the instance's new events; answers how many events it read. */
+  async function projectBatch(catalog: InstanceCatalog, now: Temporal.Instant): Promise<{ events: number, emails: number }> {
+    const instanceId = catalog.instance.ref
+    const operators = await operatorAddresses(catalog)
+    // Read and rendered outside the write, so the writer (SQLite's one lock) is held only to
+    // keep the messages; the cursor's conditional move makes a stale read a no-op.
+    const { from, events } = await store.read(function* () {
+      const from = yield* emails.cursor(instanceId)
+      return { from, events: yield* store.events.list(instanceId, { afterSeq: from ?? 0, types: null, limit: EVENTS_PER_BATCH }) }
+    })
+    if (events.length === 0) return { events: 0, emails: 0 }
+    const projected = events.map((event) => projectEvent(event, { catalog, secret, origin: settings.publicUrl, operators, now }))
+    return store.write(function* () {
+      if (!(yield* emails.advance(instanceId, from, events[events.length - 1].seq))) return { events: 0, emails: 0 }
+      for (const link of projected.flatMap((p) => p.links)) yield* emails.addActionLink(link)
+      const kept = yield* emails.enqueue(projected.flatMap((p) => p.emails), rules(catalog, now))
+      return { events: events.length, emails: kept.length }
+    })
+  }
+
+  async function project(now: Temporal.Instant): Promise<{ events: number, emails: number }> {
+    const total = { events: 0, emails: 0 }
+    for (const catalog of catalogs.values()) {
+      const instanceId = catalog.instance.ref
+      if (!(await store.read(() => emails.behind(instanceId)))) continue
+      if (!(await store.leases.take(instanceId, 'email-projection', toStoredInstant(now), toStoredInstant(now.add({ milliseconds: PROJECTION_LEASE_MS }))))) continue
+      for (;;) {
+        const batch = await projectBatch(catalog, now)
+        total.events += batch.events
+        total.emails += batch.emails
+        if (batch.events < EVENTS_PER_BATCH) break
+      }
+    }
+    return total
+  }
+
+  /**
+   * The reminder of each confirmed booking starting within reminder_hours, once: a booking made
+   * after its reminder was due (inside that window) has just had its confirmation instead.
+   */
+  async function remind(now: Temporal.Instant): Promise<number> {
+    let made = 0
+    for (const catalog of catalogs.values()) {
+      const hours = catalog.instance.reminder_hours ?? DEFAULT_REMINDER_HOURS
+      if (hours === 0) continue
+      const instanceId = catalog.instance.ref
+      const { rows } = await store.read(function* () {
+        return yield* statement<BookingRow>(
+          `select * from bookings b where b.instance_id = ? and b.status = 'confirmed' and b.quarantined = 0 and b.contact_email is not null
+             and b.start_at > ? and b.start_at <= ?
+             and not exists (select 1 from emails e where e.instance_id = b.instance_id and e.dedupe_key = 'reminder:' || b.id || ':' || b.start_at)
+           order by b.start_at limit 500`,
+          [instanceId, toStoredInstant(now), toStoredInstant(now.add({ hours }))])
+      })
+      const due = rows.filter((row) => Temporal.Instant.compare(Temporal.Instant.from(row.created_at), Temporal.Instant.from(row.start_at).subtract({ hours })) <= 0)
+      if (due.length === 0) continue
+      const context = { catalog, secret, origin: settings.publicUrl, now }
+      made += await store.write(function* () {
+        return (yield* emails.enqueue(due.map((row) => reminderOf(row, context)), rules(catalog, now))).length
+      })
+    }
+    return made
+  }
+
+  /** The managers hear once when an endpoint has failed for 24 hours, and once when it is disabled. */
+  async function watchWebhooks(now: Temporal.Instant): Promise<number> {
+    let made = 0
+    const warnBefore = toStoredInstant(now.subtract({ hours: WEBHOOK_WARNING_HOURS }))
+    for (const catalog of catalogs.values()) {
+      const instanceId = catalog.instance.ref
+      const { rows } = await store.read(function* () {
+        return yield* statement<{ id: string, url: string, failing_since: string | null, disabled_at: string | null, disabled_reason: string | null }>(
+          `select id, url, failing_since, disabled_at, disabled_reason from webhook_endpoints
+           where instance_id = ? and ((disabled_at is null and failing_since <= ?) or disabled_at >= ?)`,
+          [instanceId, warnBefore, warnBefore])
+      })
+      if (rows.length === 0) continue
+      const recipients = await managers(instanceId)
+      const addresses = recipients.length > 0 ? recipients : [...catalog.instance.operator_emails ?? []]
+      const messages: NewEmail[] = []
+      for (const endpoint of rows) {
+        const view = `${settings.publicUrl}/admin/${catalog.instance.prefix}/settings/webhooks/${endpoint.id}`
+        const [kind, key, message] = endpoint.disabled_at !== null
+          ? ['webhook_disabled', `webhook-disabled:${endpoint.id}:${endpoint.disabled_at}`, operatorMessages.webhookDisabled(catalog, { url: endpoint.url, reason: endpoint.disabled_reason ?? 'disabled' }, view)]
+          : ['webhook_failing', `webhook-failing:${endpoint.id}:${endpoint.failing_since}`, operatorMessages.webhookFailing(catalog, { url: endpoint.url, since: endpoint.failing_since! }, view)]
+        for (const recipient of addresses) {
+          messages.push({ instanceId, kind, recipient, bookingId: null, dedupeKey: `${key}:${recipient.toLowerCase()}`, subject: message.subject, text: message.text, html: message.html, calendar: null })
+        }
+      }
+      made += await store.write(function* () {
+        return (yield* emails.enqueue(messages, rules(catalog, now))).length
+      })
+    }
+    return made
+  }
+
+  return {
+    /** Whether sign-ups wait for their confirmation link (newsletter_double_opt-in; on by default when email can be sent). */
+    doubleOptIn(catalog: InstanceCatalog): boolean {
+      return catalog.instance.newsletter_double_opt_in ?? canSend
+    },
+
+    /** The confirmation email of a newsletter sign-up, kept in the sign-up's own transaction. */
+    *newsletterConfirmation(catalog: InstanceCatalog, signup: { id: string, email: string }, now: Temporal.Instant): Plan<void> {
+      const token = signedToken(secret, NEWSLETTER_TOKEN_PURPOSE, catalog.instance.ref, signup.id, now.add({ hours: 24 * NEWSLETTER_CONFIRM_DAYS }))
+      const link = `${settings.publicUrl}/api/${catalog.instance.prefix}/newsletter/confirm?token=${token}`
+      const message = newsletterConfirmation(catalog, link)
+      yield* emails.enqueue([{
+        instanceId: catalog.instance.ref, kind: 'newsletter_confirmation', recipient: signup.email, bookingId: null, dedupeKey: `newsletter:${signup.id}`,
+        subject: message.subject, text: message.text, html: message.html, calendar: null,
+      }], rules(catalog, now))
+    },
+
+    project,
+    remind,
+    watchWebhooks,
+
+    /** Events into emails, every second. */
+    projectionTask(): Task {
+      return { name: 'emails', everyMs: 1000, run: async (now) => ({ projectedEvents: (await project(now)).events }) }
+    },
+
+    /** Reminders and webhook warnings, as often as housekeeping: neither is due to the second. */
+    remindersTask(everyMs: number): Task {
+      return { name: 'email-reminders', everyMs, run: async (now) => ({ reminders: await remind(now), webhookWarnings: await watchWebhooks(now) }) }
+    },
+  }
+}
+
+export type EmailOutbox = ReturnType<typeof emailOutbox>

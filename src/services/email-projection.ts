@@ -1,0 +1,147 @@
+import { createHash, randomBytes } from 'node:crypto'
+import { Temporal } from 'temporal-polyfill'
+import { toStoredInstant } from '../domain/instant-format.ts'
+import type { BookingRow } from '../store/bookings.ts'
+import type { NewEmail } from '../store/emails.ts'
+import type { EventNotice, EventRow } from '../store/events.ts'
+import { bookingCalendar } from './email-calendar.ts'
+import { bookingFacts, guestMessages, localStart, money, operatorMessages, type Message } from './email-messages.ts'
+import type { InstanceCatalog } from './instance-catalog.ts'
+import { manageLinkOf } from './manage-token.ts'
+import { requestDeadline } from './operator-bookings.ts'
+
+/** What making an event's emails needs besides the event. */
+export interface ProjectionContext {
+  catalog: InstanceCatalog
+  secret: string
+  /** TOURDESK_PUBLIC_URL: the origin of every link. */
+  origin: string
+  /** Who hears the operator's news (operator_emails, else the active managers). */
+  operators: readonly string[]
+  now: Temporal.Instant
+}
+
+/** A one-click link of an operator's email, its token only in the email. */
+export interface ActionLink {
+  instance_id: string
+  token_hash: string
+  booking_id: string
+  action: 'confirm' | 'decline'
+  recipient: string
+  expires_at: string
+  used_at: null
+}
+
+export interface Projected {
+  emails: NewEmail[]
+  links: ActionLink[]
+}
+
+/** A booking change only these fields make is news to the guest: where, when, who and what. */
+const GUEST_VISIBLE_CHANGES = new Set(['tour_id', 'start_at', 'party', 'addons', 'total', 'contact_name', 'contact_email'])
+
+export const hashActionToken = (token: string) => createHash('sha256').update(token).digest('hex')
+
+export function actionPagePath(prefix: string, token: string): string {
+  return `/admin/${prefix}/email-actions/${token}`
+}
+
+/** The emails one event makes (OPERATOR.md, "Email"), and the links they carry. */
+export function projectEvent(event: EventRow, context: ProjectionContext): Projected {
+  const out: Projected = { emails: [], links: [] }
+  const { catalog, origin, operators } = context
+  const { prefix, ref, name } = catalog.instance
+  const add = (kind: string, recipient: string, message: Message, booking: BookingRow | null, calendar: string | null = null) => {
+    out.emails.push({
+      instanceId: ref, kind, recipient, bookingId: booking?.id ?? null, dedupeKey: `${event.id}:${kind}:${recipient.toLowerCase()}`,
+      subject: message.subject, text: message.text, html: message.html, calendar,
+    })
+  }
+  const toOperators = (kind: string, message: Message, booking: BookingRow | null) => {
+    for (const recipient of operators) add(kind, recipient, message, booking)
+  }
+  const data = JSON.parse(event.data) as Record<string, unknown>
+
+  if (event.subject_type === 'contact') {
+    toOperators('contact_message', operatorMessages.contactMessage(catalog, data as { name: string | null, email: string | null, message: string }), null)
+    return out
+  }
+  if (event.type === 'departure.at_risk') {
+    const departure = data as { tour_id: string, start: string, min_participants: number | null, seats: Record<string, number> }
+    const booked = ['requested', 'confirmed', 'completed', 'no_show'].reduce((sum, status) => sum + (departure.seats?.[status] ?? 0), 0)
+    const start = Temporal.Instant.from(departure.start)
+    const view = `${origin}/admin/${prefix}/departures/${encodeURIComponent(departure.tour_id)}/${encodeURIComponent(departure.start)}`
+    toOperators('departure_at_risk', operatorMessages.departureAtRisk(catalog, {
+      tour: catalog.tourById.get(departure.tour_id)?.catalog.title ?? departure.tour_id,
+      start: localStart(start.toString(), catalog.instance.timezone), booked, minimum: departure.min_participants ?? 0,
+    }, view), null)
+    return out
+  }
+  if (event.subject_type !== 'booking') return out
+
+  const row = data as unknown as BookingRow
+  const notice = (event.notice ? JSON.parse(event.notice) : {}) as EventNotice
+  const facts = bookingFacts(row, catalog)
+  const guest = row.contact_email
+  const manageUrl = manageLinkOf(context.secret, origin, catalog.instance, row, context.now)
+  const view = `${origin}/admin/${prefix}/bookings/${encodeURIComponent(row.code ?? row.id)}`
+  const operatorDomain = new URL(origin).hostname
+  const calendar = () => bookingCalendar(row, facts, { name, domain: operatorDomain }, manageUrl).content
+  const fee = row.cancellation_fee ? money(row.cancellation_fee, row.currency) : null
+  const guestHears = notice.notifyGuest !== false && guest !== null
+
+  switch (event.type) {
+    case 'booking.requested': {
+      if (guestHears) add('request_received', guest, guestMessages.requestReceived(facts, catalog, manageUrl), row)
+      // Staff who made the request themselves need no alert of it.
+      if (row.channel === 'staff') return out
+      const deadline = requestDeadline(catalog, { requested_at: row.updated_at, start_at: row.start_at, tour_id: row.tour_id })
+      for (const recipient of operators) {
+        const link = (action: 'confirm' | 'decline') => {
+          const token = randomBytes(24).toString('base64url')
+          out.links.push({ instance_id: ref, token_hash: hashActionToken(token), booking_id: row.id, action, recipient, expires_at: toStoredInstant(deadline), used_at: null })
+          return `${origin}${actionPagePath(prefix, token)}`
+        }
+        add('new_request', recipient, operatorMessages.newRequest(facts, catalog, { view, confirm: link('confirm'), decline: link('decline') },
+          localStart(deadline.toString(), catalog.instance.timezone)), row)
+      }
+      return out
+    }
+    case 'booking.confirmed':
+      if (guestHears) add('booking_confirmed', guest, guestMessages.confirmed(facts, catalog, manageUrl), row, calendar())
+      if (notice.from === 'held') toOperators('new_booking', operatorMessages.newBooking(facts, catalog, view), row)
+      return out
+    case 'booking.declined':
+      if (guestHears) add('booking_declined', guest, guestMessages.declined(facts, catalog, row.decline_reason, manageUrl), row)
+      return out
+    case 'booking.cancelled': {
+      const wasConfirmed = notice.from === 'confirmed'
+      if (notice.cause === 'departure_cancelled') {
+        if (guestHears) add('departure_cancelled', guest, guestMessages.departureCancelled(facts, catalog, row.cancellation_reason, manageUrl), row, wasConfirmed ? calendar() : null)
+        return out
+      }
+      if (guestHears) add('booking_cancelled', guest, guestMessages.cancelled(facts, catalog, fee, row.cancelled_by === 'guest', manageUrl), row, wasConfirmed ? calendar() : null)
+      if (row.cancelled_by === 'guest') toOperators('guest_cancelled', operatorMessages.guestCancelled(facts, catalog, fee, view), row)
+      return out
+    }
+    case 'booking.changed':
+      if (guestHears && (notice.changed ?? []).some((field) => GUEST_VISIBLE_CHANGES.has(field))) {
+        add('booking_changed', guest, guestMessages.changed(facts, catalog, manageUrl), row, row.status === 'confirmed' ? calendar() : null)
+      }
+      return out
+    default:
+      return out
+  }
+}
+
+/** The guest's reminder of a confirmed booking, made once per booking and start. */
+export function reminderOf(row: BookingRow, context: Omit<ProjectionContext, 'operators'>): NewEmail {
+  const { catalog } = context
+  const facts = bookingFacts(row, catalog)
+  const manageUrl = manageLinkOf(context.secret, context.origin, catalog.instance, row, context.now)
+  const message = guestMessages.reminder(facts, catalog, manageUrl)
+  return {
+    instanceId: catalog.instance.ref, kind: 'reminder', recipient: row.contact_email!, bookingId: row.id, dedupeKey: `reminder:${row.id}:${row.start_at}`,
+    subject: message.subject, text: message.text, html: message.html, calendar: null,
+  }
+}

@@ -1,0 +1,274 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, test } from 'node:test'
+import type { Browser, Page } from 'playwright-core'
+import { setupLink } from '../../src/admin/setup-link.ts'
+import type { Role } from '../../src/domain/roles.ts'
+import { FADO_MON, FADO_TUE, guestBooking } from '../admin/bookings-fixtures.ts'
+import { fitsWidth } from '../helpers/booking-page.ts'
+import { assertAccessible, browserSkipReason, focused, launchBrowser, openGuestPage, screenshot, tabTo, type GuestPage } from '../helpers/browser.ts'
+import { DEFAULT_NOW, startService, type StartedService } from '../helpers/build.ts'
+import { apiKeyClient, STAFF_PASSWORD, type OperatorClient } from '../helpers/operator.ts'
+
+// The back office (issue 17) in Chromium, on the real app and database: the server's clock
+// and the browser's are both held at DEFAULT_NOW (Monday 1 June 2026, 09:00 in Lisbon), so
+// "today" is the same day for both.
+
+/** alfama-walk at 17:30 on Monday 1 June, Lisbon: today's departure the guide works. */
+const ALFAMA_TODAY_1730 = '2026-06-01T16:30:00Z'
+const SYSTEM = { type: 'system' as const, id: null, name: 'test' }
+// The callbacks given to page.waitForFunction run in the browser, where this exists.
+declare const document: { activeElement: { id: string } | null }
+
+describe('the back office in Chromium', { skip: browserSkipReason(), timeout: 300_000 }, () => {
+  let service: StartedService
+  let browser: Browser
+  let manager: OperatorClient
+
+  before(async () => {
+    service = await startService()
+    browser = await launchBrowser()
+    manager = (await apiKeyClient(service, 'manager')).client
+  })
+  after(async () => {
+    await browser?.close()
+    await service?.close()
+  })
+
+  const ref = () => service.context.catalogs.get('lisbon')!.instance.ref
+  const officeUrl = (path = '') => `${service.origin}/admin/lisbon/${path}`
+
+  /** A browser profile whose clock shows DEFAULT_NOW. */
+  async function officePage(options: Parameters<typeof openGuestPage>[1] = {}): Promise<GuestPage> {
+    const office = await openGuestPage(browser, options)
+    await office.page.clock.setFixedTime(new Date(DEFAULT_NOW))
+    return office
+  }
+
+  /** A staff account with the test password, signed in through the sign-in form. */
+  async function signInAs(page: Page, role: Role): Promise<string> {
+    const email = `${role}-${Math.random().toString(36).slice(2, 8)}@example.com`
+    await service.context.staff.addStaff(ref(), { email, name: `Sam ${role}`, role, password: STAFF_PASSWORD }, SYSTEM, service.clock.now())
+    await page.goto(officeUrl())
+    await page.getByLabel('Email').fill(email)
+    await page.getByLabel('Password').fill(STAFF_PASSWORD)
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await page.getByRole('heading', { level: 1, name: /^Today/ }).waitFor()
+    return email
+  }
+
+  /** Declines every waiting request, so a test starts with an empty inbox. */
+  async function clearRequests(): Promise<void> {
+    const waiting = (await manager.get('/bookings?status=requested&limit=200')).body.bookings
+    for (const booking of waiting) assert.equal((await manager.post(`/bookings/${booking.code}/decline`, {})).status, 200)
+  }
+
+  test('the page is served with a strict policy, hashed immutable assets, and answers every path below the instance', async () => {
+    const shell = await fetch(officeUrl('requests'))
+    assert.equal(shell.status, 200)
+    const policy = shell.headers.get('content-security-policy')!
+    assert.match(policy, /script-src 'self'/)
+    assert.doesNotMatch(policy, /unsafe-inline/)
+    const html = await shell.text()
+    assert.doesNotMatch(html, /<script>|<style>|style=/, 'no inline script or style')
+    const script = /src="(\/admin\/_assets\/back-office-[A-Z0-9]+\.js)"/.exec(html)?.[1]
+    assert.ok(script, html)
+    const asset = await fetch(`${service.origin}${script}`)
+    assert.equal(asset.headers.get('cache-control'), 'public, max-age=31536000, immutable')
+    assert.equal((await fetch(officeUrl('departures/alfama-walk/x'))).status, 200)
+    assert.equal((await fetch(`${service.origin}/admin/nowhere/`)).status, 404)
+    const unknownApi = await fetch(`${service.origin}/admin/api/lisbon/no-such-thing`)
+    assert.equal(unknownApi.status, 404)
+    assert.match(unknownApi.headers.get('content-type')!, /problem\+json/)
+  })
+
+  test('a manager signs in through the setup link, sees a guest\'s request arrive without reloading, and confirms it', async () => {
+    await clearRequests()
+    const { setupToken } = await service.context.staff.addStaff(ref(), { email: 'marta@example.com', name: 'Marta Reis', role: 'manager' }, SYSTEM, service.clock.now())
+    const office = await officePage()
+    const { page } = office
+    await page.goto(setupLink(service.origin, 'lisbon', setupToken!))
+    await page.getByRole('heading', { name: /Set your password/ }).waitFor()
+    await assertAccessible(page, 'setup')
+    await screenshot(page, 'back-office-setup')
+    await page.getByLabel('New password').fill(STAFF_PASSWORD)
+    await page.getByLabel('The same password again').fill(STAFF_PASSWORD)
+    await page.getByRole('button', { name: 'Set password and sign in' }).click()
+    await page.getByRole('heading', { level: 1, name: /^Today/ }).waitFor()
+    assert.equal(new URL(page.url()).pathname, '/admin/lisbon/')
+    assert.equal(new URL(page.url()).hash, '', 'the spent token leaves the address bar')
+    await page.locator('.departure', { hasText: 'Fado' }).first().waitFor()
+    assert.match(await page.textContent('main') ?? '', /Monday,? 1 June 2026/)
+    await assertAccessible(page, 'today')
+    await screenshot(page, 'back-office-today')
+
+    await page.getByRole('link', { name: 'Requests' }).click()
+    await page.getByText('No requests are waiting.').waitFor()
+    await page.evaluate('window.notReloaded = true')
+    const { client, session, booking } = await guestBooking(service, { tour_id: 'fado-night', start: FADO_MON, party: 2 })
+    const card = page.locator('.request', { hasText: booking.code })
+    await card.waitFor()
+    assert.equal(await page.evaluate('window.notReloaded'), true, 'the request appeared without a reload')
+    assert.match(await card.textContent() ?? '', /Starts in 12 hours/)
+    await assertAccessible(page, 'requests')
+    await screenshot(page, 'back-office-requests')
+
+    await card.getByRole('button', { name: /^Confirm request/ }).click()
+    await page.getByText('No requests are waiting.').waitFor()
+    await page.locator('.status-line', { hasText: `${booking.code} from Ana Silva confirmed` }).waitFor()
+    const seen = await client.get('/booking', { headers: session.headers })
+    assert.equal(seen.body.status, 'confirmed')
+    assert.deepEqual(office.faults, [])
+    assert.deepEqual(office.consoleErrors, [])
+    await office.close()
+  })
+
+  test('a guide on a 375 px phone opens today\'s manifest, taps to call, checks a guest in and undoes it', async () => {
+    const made = await manager.post('/bookings', {
+      tour_id: 'alfama-walk', start: ALFAMA_TODAY_1730, party: 2, status: 'confirmed', internal_note: 'One guest uses a cane',
+      contact: { name: 'Rui Costa', email: 'rui@example.pt', phone: '+351 912 345 678' },
+    })
+    assert.equal(made.status, 201, made.text)
+    const code = made.body.code
+    const office = await officePage({ viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true })
+    const { page } = office
+    await page.goto(officeUrl())
+    await assertAccessible(page, 'sign-in')
+    await screenshot(page, 'back-office-sign-in')
+    await signInAs(page, 'guide')
+    assert.equal(await page.getByRole('link', { name: 'Requests' }).count(), 0, 'a guide does not read bookings')
+
+    await page.locator('.departure', { hasText: '17:30' }).filter({ hasText: 'Alfama' }).getByRole('link').click()
+    await page.locator('.guest', { hasText: 'Rui Costa' }).waitFor()
+    const guest = page.locator('.guest', { hasText: 'Rui Costa' })
+    assert.equal(await guest.getByRole('link', { name: /Call/ }).getAttribute('href'), 'tel:+351912345678')
+    assert.match(await guest.textContent() ?? '', /One guest uses a cane/)
+    assert.match(await guest.textContent() ?? '', /Due on arrival: €/)
+    assert.ok(await fitsWidth(page), 'nothing scrolls sideways at 375 px')
+    const checkIn = guest.getByRole('button', { name: 'Check in: Rui Costa' })
+    const box = await checkIn.boundingBox()
+    assert.ok(box && box.height >= 44 && box.width >= 44, `the button is a large target: ${JSON.stringify(box)}`)
+    assert.equal(await guest.getByRole('button', { name: /No-show/ }).count(), 0, 'no-show only once the departure has started')
+
+    await checkIn.tap()
+    await guest.getByText('Checked in', { exact: true }).waitFor()
+    assert.equal((await focused(page)).text, 'Undo check-in', 'focus stays on the guest, on the undo')
+    assert.equal((await manager.get(`/bookings/${code}`)).body.status, 'completed')
+    await guest.getByRole('button', { name: 'Undo check-in: Rui Costa' }).tap()
+    await guest.getByText('Expected', { exact: true }).waitFor()
+    assert.equal((await manager.get(`/bookings/${code}`)).body.status, 'confirmed')
+    await guest.getByRole('button', { name: 'Check in: Rui Costa' }).tap()
+    await guest.getByText('Checked in', { exact: true }).waitFor()
+    assert.equal((await manager.get(`/bookings/${code}`)).body.status, 'completed')
+    await assertAccessible(page, 'manifest')
+    await screenshot(page, 'back-office-manifest-phone')
+
+    await page.emulateMedia({ media: 'print' })
+    assert.equal(await page.locator('.top-bar').isVisible(), false, 'the print sheet leaves the navigation out')
+    assert.equal(await guest.locator('button').first().isVisible(), false, 'and the buttons')
+    await screenshot(page, 'back-office-manifest-print')
+    await page.emulateMedia({ media: 'screen' })
+    assert.deepEqual(office.faults, [])
+    assert.deepEqual(office.consoleErrors, [])
+    await office.close()
+  })
+
+  test('a viewer sees requests and manifests with no buttons it may not use; times name the operator\'s zone', async () => {
+    await clearRequests()
+    const { booking } = await guestBooking(service, { tour_id: 'fado-night', start: FADO_TUE, party: 1 }, { name: 'Inês Lopes', email: 'ines@example.pt' })
+    const office = await officePage({ timezoneId: 'America/New_York' })
+    const { page } = office
+    await signInAs(page, 'viewer')
+    assert.match(await page.textContent('.zone-note') ?? '', /Lisbon time \(Europe\/Lisbon\)/)
+    await page.getByRole('link', { name: 'Requests' }).click()
+    const card = page.locator('.request', { hasText: booking.code })
+    await card.waitFor()
+    assert.match(await card.textContent() ?? '', /Lisbon time/, 'the start names the operator\'s zone')
+    assert.equal(await page.locator('main button').count(), 0, 'no confirm or decline for a viewer')
+    await assertAccessible(page, 'requests as a viewer')
+    await screenshot(page, 'back-office-requests-viewer')
+
+    await page.getByRole('link', { name: 'Today' }).click()
+    await page.locator('.departure', { hasText: 'Alfama' }).first().waitFor()
+    await page.locator('.departure', { hasText: '17:30' }).filter({ hasText: 'Alfama' }).getByRole('link').click()
+    await page.locator('.guest', { hasText: 'Rui Costa' }).waitFor()
+    assert.deepEqual(await page.locator('main button').allTextContents(), ['Print'], 'a viewer may only print the manifest')
+    await assertAccessible(page, 'manifest as a viewer')
+    assert.deepEqual(office.faults, [])
+    assert.deepEqual(office.consoleErrors, [])
+    await office.close()
+  })
+
+  test('keyboard only: a staff member confirms one request and declines another with a reason; focus follows', async () => {
+    await clearRequests()
+    const older = await guestBooking(service, { tour_id: 'fado-night', start: FADO_TUE, party: 2 }, { name: 'Older Request', email: 'older@example.pt' })
+    // Asked later, though for an earlier departure: the inbox goes by when each was asked.
+    service.clock.advance({ minutes: 5 })
+    const newer = await guestBooking(service, { tour_id: 'fado-night', start: FADO_MON, party: 1 }, { name: 'Newer Request', email: 'newer@example.pt' })
+    const office = await officePage()
+    const { page } = office
+    const email = `staff-${Math.random().toString(36).slice(2, 8)}@example.com`
+    await service.context.staff.addStaff(ref(), { email, name: 'Kim Staff', role: 'staff', password: STAFF_PASSWORD }, SYSTEM, service.clock.now())
+    await page.goto(officeUrl('requests'))
+    await tabTo(page, (e) => e.id === 'email', 'the email field')
+    await page.keyboard.type(email)
+    await page.keyboard.press('Tab')
+    await page.keyboard.type(STAFF_PASSWORD)
+    await page.keyboard.press('Enter')
+    await page.getByRole('heading', { level: 1, name: /^Requests/ }).waitFor()
+    const first = page.locator('.request').first()
+    assert.match(await first.textContent() ?? '', /Older Request/, 'oldest first')
+
+    await tabTo(page, (e) => e.id === `confirm-${older.booking.code}`, 'the first Confirm button')
+    await page.keyboard.press('Enter')
+    await page.locator('.request', { hasText: older.booking.code }).waitFor({ state: 'detached' })
+    await page.waitForFunction((id) => document.activeElement?.id === id, `confirm-${newer.booking.code}`)
+
+    await page.keyboard.press('Tab')
+    assert.equal((await focused(page)).id, `decline-${newer.booking.code}`)
+    await page.keyboard.press('Enter')
+    await page.waitForFunction((id) => document.activeElement?.id === id, `reason-${newer.booking.code}`)
+    await assertAccessible(page, 'decline form')
+    await screenshot(page, 'back-office-decline')
+    await page.keyboard.type('The musicians are away that night')
+    await tabTo(page, (e) => e.text === 'Decline request', 'Decline request')
+    await page.keyboard.press('Enter')
+    await page.getByText('No requests are waiting.').waitFor()
+    assert.equal((await focused(page)).tag, 'h1', 'with nothing left, focus goes to the heading')
+
+    assert.equal((await manager.get(`/bookings/${older.booking.code}`)).body.status, 'confirmed')
+    const declined = (await manager.get(`/bookings/${newer.booking.code}`)).body
+    assert.deepEqual([declined.status, declined.decline_reason], ['declined', 'The musicians are away that night'])
+    assert.deepEqual(office.faults, [])
+    assert.deepEqual(office.consoleErrors, [])
+    await office.close()
+  })
+
+  test('a locked-out email and an ended session each get a sentence that says what happened', async () => {
+    const office = await officePage()
+    const { page } = office
+    const email = await signInAs(page, 'staff')
+    // Unused for more than 2 hours, the session ends; the next call is refused.
+    service.clock.advance({ hours: 3 })
+    await page.getByRole('link', { name: 'Requests' }).click()
+    await page.getByText(/Your session has ended/).waitFor()
+    await page.getByRole('heading', { name: /Sign in/ }).waitFor()
+    await assertAccessible(page, 'session ended')
+    await screenshot(page, 'back-office-session-ended')
+
+    for (let i = 0; i < 5; i++) {
+      await page.getByLabel('Email').fill(email)
+      await page.getByLabel('Password').fill('not the password at all')
+      await page.getByRole('button', { name: 'Sign in' }).click()
+      await page.locator('#sign-in-error').waitFor()
+      await page.getByRole('button', { name: 'Sign in' }).and(page.locator(':enabled')).waitFor()
+    }
+    await page.getByLabel('Email').fill(email)
+    await page.getByLabel('Password').fill(STAFF_PASSWORD)
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await page.getByText(/this account is locked for 15 minutes, even with the right password/).waitFor()
+    await assertAccessible(page, 'locked out')
+    await screenshot(page, 'back-office-locked-out')
+    assert.deepEqual(office.faults, [])
+    await office.close()
+  })
+})

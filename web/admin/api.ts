@@ -1,0 +1,77 @@
+/** A refusal of the operator API (problem+json), or a network failure (status 0). */
+export class Problem extends Error {
+  constructor(readonly status: number, readonly code: string, detail: string, readonly retryAfterSeconds: number | null = null) {
+    super(detail)
+  }
+}
+
+export interface Me {
+  kind: 'staff' | 'key'
+  id: string
+  name: string
+  email: string | null
+  role: 'guide' | 'viewer' | 'staff' | 'manager'
+  permissions: string[]
+  instance: { prefix: string, name: string, timezone: string, currency: string }
+}
+
+/**
+ * The operator API of one instance, from the same origin: the td_staff cookie travels by
+ * itself; the session's CSRF token is kept in this browser (every tab of it) and sent on writes.
+ */
+export class AdminApi {
+  /** Called when a call meant for a signed-in user is refused with 401: the session has ended. */
+  onSessionEnded: () => void = () => {}
+
+  constructor(readonly base: string, private readonly prefix: string) {}
+
+  private get csrfKey(): string {
+    return `tourdesk-admin-csrf:${this.prefix}`
+  }
+
+  get hasSession(): boolean {
+    return localStorage.getItem(this.csrfKey) !== null
+  }
+
+  async request<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const headers: Record<string, string> = { accept: 'application/json' }
+    if (body !== undefined) headers['content-type'] = 'application/json'
+    const csrf = localStorage.getItem(this.csrfKey)
+    if (method !== 'GET' && csrf) headers['x-csrf-token'] = csrf
+    let response: Response
+    try {
+      response = await fetch(`${this.base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'same-origin' })
+    } catch {
+      throw new Problem(0, 'network', 'The service could not be reached. Check the connection and try again.')
+    }
+    if (response.status === 204) return undefined as T
+    const data = await response.json().catch(() => null)
+    if (response.ok) return data as T
+    const retryAfter = Number(response.headers.get('retry-after'))
+    const problem = new Problem(response.status, data?.code ?? 'internal', data?.detail ?? `The service answered ${response.status}`, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null)
+    if (response.status === 401 && path !== '/session' && path !== '/me') this.sessionEnded()
+    throw problem
+  }
+
+  get<T>(path: string): Promise<T> { return this.request<T>('GET', path) }
+  post<T>(path: string, body?: unknown): Promise<T> { return this.request<T>('POST', path, body) }
+  delete<T>(path: string): Promise<T> { return this.request<T>('DELETE', path) }
+
+  async signIn(email: string, password: string): Promise<void> {
+    const answer = await this.post<{ csrf_token: string }>('/session', { email, password })
+    localStorage.setItem(this.csrfKey, answer.csrf_token)
+  }
+
+  async signOut(): Promise<void> {
+    try {
+      await this.delete('/session')
+    } finally {
+      localStorage.removeItem(this.csrfKey)
+    }
+  }
+
+  sessionEnded(): void {
+    localStorage.removeItem(this.csrfKey)
+    this.onSessionEnded()
+  }
+}
