@@ -1,3 +1,4 @@
+import { setImmediate as yieldToRequests } from 'node:timers/promises'
 import { Temporal } from 'temporal-polyfill'
 import { toStoredInstant } from '../domain/instant-format.ts'
 import type { BookingRow } from '../store/bookings.ts'
@@ -19,12 +20,14 @@ export interface EmailSettings {
 }
 
 export const DEFAULT_REMINDER_HOURS = 24
+/** How long the email log keeps a message (it holds the guest's name and booking). */
+export const EMAIL_RETENTION_DAYS = 180
 export const DEFAULT_EMAILS_PER_RECIPIENT_PER_HOUR = 5
 /** How long a newsletter confirmation link works. */
 export const NEWSLETTER_CONFIRM_DAYS = 7
 export const NEWSLETTER_TOKEN_PURPOSE = 'newsletter'
-/** Events made into emails per write. */
-const EVENTS_PER_BATCH = 200
+/** Events made into emails per write: small, since SQLite writes (and rendering) hold the event loop while they run. */
+const EVENTS_PER_BATCH = 50
 /** The projection of an instance is one node's for this long, renewed on every run. */
 const PROJECTION_LEASE_MS = 30_000
 /** An endpoint failing this long is worth a word to the managers (OPERATOR.md). */
@@ -92,6 +95,8 @@ export function emailOutbox(store: Store, catalogs: CatalogRegistry, secret: str
         total.events += batch.events
         total.emails += batch.emails
         if (batch.events < EVENTS_PER_BATCH) break
+        // Requests waiting meanwhile go first: a backlog must not stall the answers.
+        await yieldToRequests()
       }
     }
     return total

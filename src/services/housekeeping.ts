@@ -1,6 +1,7 @@
 import type { Temporal } from 'temporal-polyfill'
 import { toStoredInstant } from '../domain/instant-format.ts'
 import { EVENT_RETENTION_DAYS } from '../store/events.ts'
+import { EMAIL_RETENTION_DAYS } from './email-outbox.ts'
 import { deleteExpiredSubmissions } from '../store/privacy.ts'
 import type { AppContext } from '../context.ts'
 
@@ -13,12 +14,14 @@ export interface HousekeepingReport {
   deletedSubmissions: number
   /** Events past the feed's 30 days. */
   deletedEvents: number
+  /** Emails past the log's 180 days. */
+  deletedEmails: number
 }
 
 /**
  * The periodic work no request does: writes `expired` for lapsed holds nobody read, declines
  * the requests whose answer is overdue, and deletes sessions, idempotency keys and form
- * submissions and events past their lifetime.
+ * submissions, events and emails past their lifetime.
  */
 export async function runHousekeeping(context: AppContext, now: Temporal.Instant): Promise<HousekeepingReport> {
   const { store } = context
@@ -30,5 +33,6 @@ export async function runHousekeeping(context: AppContext, now: Temporal.Instant
     deletedIdempotencyKeys: await store.idempotency.deleteExpired(stored),
     deletedSubmissions: await deleteExpiredSubmissions(store.db, now),
     deletedEvents: await store.write(() => store.events.prune(toStoredInstant(now.subtract({ hours: 24 * EVENT_RETENTION_DAYS })), 10_000)),
+    deletedEmails: await store.write(() => store.emails.prune(toStoredInstant(now.subtract({ hours: 24 * EMAIL_RETENTION_DAYS })), 10_000)),
   }
 }

@@ -177,6 +177,14 @@ export function emailRepository({ supportsSkipLocked }: Database) {
       return rows.map((row) => ({ ...row, attempts: Number(row.attempts) }))
     },
 
+    /** Deletes messages made before `before` (the log keeps 180 days) and links that ran out before it; answers how many messages. */
+    *prune(before: string, limit: number): Plan<number> {
+      const { changes } = yield* statement(
+        'delete from emails where (instance_id, id) in (select instance_id, id from emails where created_at < ? limit ?)', [before, limit])
+      yield* statement('delete from email_action_links where expires_at < ?', [before])
+      return changes
+    },
+
     /** Keeps a one-click link of an operator's email; only the token's hash is stored. */
     *addActionLink(link: Tables['email_action_links']): Plan<void> {
       yield* statement(
