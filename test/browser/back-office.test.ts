@@ -44,6 +44,15 @@ describe('the back office in Chromium', { skip: browserSkipReason(), timeout: 30
     return office
   }
 
+  /**
+   * Follows a navigation link from the keyboard. A click waits for the link to be "stable" over
+   * animation frames, which under a fixed page clock on a loaded machine it sometimes never saw.
+   */
+  async function follow(link: ReturnType<Page['getByRole']>): Promise<void> {
+    await link.focus()
+    await link.press('Enter')
+  }
+
   /** A staff account with the test password, signed in through the sign-in form. */
   async function signInAs(page: Page, role: Role): Promise<string> {
     const email = `${role}-${Math.random().toString(36).slice(2, 8)}@example.com`
@@ -101,7 +110,7 @@ describe('the back office in Chromium', { skip: browserSkipReason(), timeout: 30
     await assertAccessible(page, 'today')
     await screenshot(page, 'back-office-today')
 
-    await page.getByRole('link', { name: 'Requests' }).click()
+    await follow(page.getByRole('link', { name: 'Requests' }))
     await page.getByText('No requests are waiting.').waitFor()
     await page.evaluate('window.notReloaded = true')
     const { client, session, booking } = await guestBooking(service, { tour_id: 'fado-night', start: FADO_MON, party: 2 })
@@ -151,6 +160,8 @@ describe('the back office in Chromium', { skip: browserSkipReason(), timeout: 30
 
     await checkIn.tap()
     await guest.getByText('Checked in', { exact: true }).waitFor()
+    // Focus moves after the answer is drawn: wait for it, then say where it went if it did not.
+    await page.waitForFunction(() => (document.activeElement as unknown as { textContent: string | null } | null)?.textContent === 'Undo check-in', undefined, { timeout: 5000 }).catch(() => {})
     assert.equal((await focused(page)).text, 'Undo check-in', 'focus stays on the guest, on the undo')
     assert.equal((await manager.get(`/bookings/${code}`)).body.status, 'completed')
     await guest.getByRole('button', { name: 'Undo check-in: Rui Costa' }).tap()
@@ -179,7 +190,7 @@ describe('the back office in Chromium', { skip: browserSkipReason(), timeout: 30
     const { page } = office
     await signInAs(page, 'viewer')
     assert.match(await page.textContent('.zone-note') ?? '', /Lisbon time \(Europe\/Lisbon\)/)
-    await page.getByRole('link', { name: 'Requests' }).click()
+    await follow(page.getByRole('link', { name: 'Requests' }))
     const card = page.locator('.request', { hasText: booking.code })
     await card.waitFor()
     assert.match(await card.textContent() ?? '', /Lisbon time/, 'the start names the operator\'s zone')
@@ -209,12 +220,17 @@ describe('the back office in Chromium', { skip: browserSkipReason(), timeout: 30
     const email = `staff-${Math.random().toString(36).slice(2, 8)}@example.com`
     await service.context.staff.addStaff(ref(), { email, name: 'Kim Staff', role: 'staff', password: STAFF_PASSWORD }, SYSTEM, service.clock.now())
     await page.goto(officeUrl('requests'))
+    // The sign-in view focuses its heading once drawn; Tab from there, not from before it.
+    await page.waitForFunction(() => (document.activeElement as unknown as { tagName: string } | null)?.tagName === 'H1')
     await tabTo(page, (e) => e.id === 'email', 'the email field')
     await page.keyboard.type(email)
     await page.keyboard.press('Tab')
     await page.keyboard.type(STAFF_PASSWORD)
+    assert.equal((await focused(page)).id, 'password', 'Tab went from the email to the password')
     await page.keyboard.press('Enter')
-    await page.getByRole('heading', { level: 1, name: /^Requests/ }).waitFor()
+    await page.getByRole('heading', { level: 1, name: /^Requests/ }).waitFor().catch(async (err) => {
+      throw new Error(`no Requests heading after signing in; the page says: ${await page.locator('main').textContent()}`, { cause: err })
+    })
     const first = page.locator('.request').first()
     assert.match(await first.textContent() ?? '', /Older Request/, 'oldest first')
 
@@ -233,6 +249,7 @@ describe('the back office in Chromium', { skip: browserSkipReason(), timeout: 30
     await tabTo(page, (e) => e.text === 'Decline request', 'Decline request')
     await page.keyboard.press('Enter')
     await page.getByText('No requests are waiting.').waitFor()
+    await page.waitForFunction(() => (document.activeElement as unknown as { tagName: string } | null)?.tagName === 'H1', undefined, { timeout: 5000 }).catch(() => {})
     assert.equal((await focused(page)).tag, 'h1', 'with nothing left, focus goes to the heading')
 
     assert.equal((await manager.get(`/bookings/${older.booking.code}`)).body.status, 'confirmed')
@@ -249,7 +266,7 @@ describe('the back office in Chromium', { skip: browserSkipReason(), timeout: 30
     const email = await signInAs(page, 'staff')
     // Unused for more than 2 hours, the session ends; the next call is refused.
     service.clock.advance({ hours: 3 })
-    await page.getByRole('link', { name: 'Requests' }).click()
+    await follow(page.getByRole('link', { name: 'Requests' }))
     await page.getByText(/Your session has ended/).waitFor()
     await page.getByRole('heading', { name: /Sign in/ }).waitFor()
     await assertAccessible(page, 'session ended')
