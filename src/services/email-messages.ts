@@ -29,7 +29,7 @@ export function money(amount: number, currency: string): string {
   return new Intl.NumberFormat('en-GB', { style: 'currency', currency }).format(amount / 100)
 }
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
 /** Both bodies from the same blocks, so the plain text never says less than the HTML. */
 export function compose(subject: string, greeting: string, blocks: readonly Block[], signature: string): Message {
