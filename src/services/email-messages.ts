@@ -17,16 +17,27 @@ export function zoneName(zone: string): string {
   return city ? `${city} time` : zone
 }
 
+// Making an Intl formatter costs far more than using one: one per zone and per currency, kept.
+const dateFormats = new Map<string, Intl.DateTimeFormat>()
+const moneyFormats = new Map<string, Intl.NumberFormat>()
+
 /** "Fri, 12 Jun 2026, 19:30 (Lisbon time)": a stored instant in the operator's zone, the zone named. */
 export function localStart(stored: string, timeZone: string): string {
-  const text = new Intl.DateTimeFormat('en-GB', {
-    timeZone, weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23',
-  }).format(new Date(stored))
-  return `${text} (${zoneName(timeZone)})`
+  let format = dateFormats.get(timeZone)
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-GB', { timeZone, weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+    dateFormats.set(timeZone, format)
+  }
+  return `${format.format(new Date(stored))} (${zoneName(timeZone)})`
 }
 
 export function money(amount: number, currency: string): string {
-  return new Intl.NumberFormat('en-GB', { style: 'currency', currency }).format(amount / 100)
+  let format = moneyFormats.get(currency)
+  if (!format) {
+    format = new Intl.NumberFormat('en-GB', { style: 'currency', currency })
+    moneyFormats.set(currency, format)
+  }
+  return format.format(amount / 100)
 }
 
 export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
