@@ -8,7 +8,7 @@ import type { CycleVariant, OutboxCostResults } from './results-model.ts'
 import { scenarios } from './scenarios.ts'
 import { startService } from './service.ts'
 import { medianFigures } from './statistics.ts'
-import { commitBeforeOutbox, commitCopy, WITHOUT_OUTBOX, workTreeCopy, type SourceTree } from './source-trees.ts'
+import { commitBeforeOutbox, commitCopy, WITHOUT_EMAIL_PROJECTION, WITHOUT_OUTBOX, workTreeCopy, type SourceTree } from './source-trees.ts'
 import { addEndpoint, drainDeliveries, PRIVATE_WEBHOOKS } from './webhook-endpoints.ts'
 
 type NewDatabase = (name: string) => Promise<BenchDatabase>
@@ -31,8 +31,9 @@ const firstLine = (err: unknown) => (err instanceof Error ? err.message : String
  * Issue 16: what the outbox adds to the checkout cycle (hold, then checkout; each checkout
  * writes one event). The service has no switch to turn events off, so the bench builds
  * versions of it side by side, each from its own copy of the sources in the scratch folder,
- * each on its own fresh database: the work tree as it is; the same with its writes' events
- * dropped where the store appends them (nothing else differs); the last commit before the
+ * each on its own fresh database: the work tree as it is; the same without its email
+ * projection (events written and read by webhook delivery, no emails made from them); the same
+ * with its writes' events dropped where the store appends them; the last commit before the
  * outbox, which also lacks every change made since; and the work tree again with endpoints
  * subscribed to every event on receivers in this process, so each checkout fans out to them
  * and the node delivers while it takes checkouts. All run at once; each round measures them
@@ -72,13 +73,15 @@ export async function measureOutboxCost(newDatabase: NewDatabase, ctx: RunContex
   }
 
   try {
-    ctx.progress('webhooks: building the work tree with and without the outbox, and the commit before the outbox')
+    ctx.progress('webhooks: building the work tree with and without the outbox and its emails, and the commit before the outbox')
     const current = build('the work tree', () => workTreeCopy(ctx.workDir, 'outbox'))
     if (!current) throw new Error(unavailable[0])
+    const outboxOnly = build('the work tree without the email projection', () => workTreeCopy(ctx.workDir, 'outbox-only', WITHOUT_EMAIL_PROJECTION))
     const stripped = build('the work tree without the outbox', () => workTreeCopy(ctx.workDir, 'no-outbox', WITHOUT_OUTBOX))
     const before = build('the commit before the outbox', () => commitCopy(ctx.workDir, 'before-outbox', commitBeforeOutbox()))
 
-    await start('outbox', 'with the outbox', current)
+    await start('outbox', 'with the outbox and the emails it makes', current)
+    if (outboxOnly) await start('outbox-only', 'with the outbox, no emails made from it', outboxOnly)
     if (stripped) await start('no-outbox', 'without the outbox (same tree, its events dropped)', stripped)
     if (before) await start('before-outbox', 'the commit before the outbox', before)
     const fanOut = await start('fan-out', `with the outbox and ${settings.fanOutEndpoints} endpoints`, current)

@@ -63,13 +63,17 @@ function webhookSection(results: WebhookResults, settings: BenchReport['settings
   const { outboxCost: cost, deliveries } = results
   const { webhooks } = settings
   const without = cost.variants.find((v) => v.name === 'no-outbox')
+  const withEmails = cost.variants.find((v) => v.name === 'outbox')
+  const outboxOnly = cost.variants.find((v) => v.name === 'outbox-only')
   const lines = [
     '### Webhooks (issue 16)',
     '',
     `The checkout cycle (\`${cost.request}\`, one event per checkout) at ${cost.connections} connections, ${webhooks.durationSeconds} s per run after `
       + `${webhooks.warmupSeconds} s of warm-up, on versions of the service built side by side from copies of the sources, each on a fresh database of its own `
-      + `and all running at once: the work tree; the same with its writes' events dropped where the store appends them (the service has no switch for that, `
-      + 'so the copy is edited; nothing else differs); the last commit before the outbox (which also lacks everything committed since); and the work tree '
+      + 'and all running at once: the work tree, whose nodes make an email from each checkout\'s event; the same with the email projection left out '
+      + '(events written and read by webhook delivery as before, no emails made: the outbox\'s own cost, which the target holds to 10 %); the same with its '
+      + 'writes\' events dropped where the store appends them (the service has no switch for either, so the copies are edited; nothing else differs); '
+      + 'the last commit before the outbox (which also lacks everything committed since); and the work tree '
       + `with ${cost.fanOut?.endpoints ?? webhooks.fanOutEndpoints} endpoints subscribed to every event on receivers in the bench's process, so that each checkout `
       + `fans out and the node delivers while it takes checkouts. ${cost.rounds} round${cost.rounds === 1 ? '' : 's'}, each measuring every version in turn `
       + 'from a different first one; figures are medians over the rounds.',
@@ -80,6 +84,11 @@ function webhookSection(results: WebhookResults, settings: BenchReport['settings
     '',
     `- req/s of each round: ${cost.variants.map((v) => `${v.label} ${v.rounds.map((r) => count(r.requestsPerSecond)).join(' / ')}`).join('; ')}.`,
   ]
+  if (withEmails && outboxOnly) {
+    lines.push(`- Emails: making one from each checkout's event (rendering the text, HTML, calendar file and manage link, and keeping it) takes the mean latency `
+      + `from ${ms(outboxOnly.latencyMs.mean)} to ${ms(withEmails.latencyMs.mean)} ms (${(withEmails.latencyMs.mean / outboxOnly.latencyMs.mean).toFixed(2)}×) on the node `
+      + 'that also takes every checkout; like the fan-out below, this is work the feature does, not a cost of the outbox.')
+  }
   if (cost.fanOut) {
     lines.push(`- Fan-out: the ${cost.fanOut.endpoints} receivers took ${count(cost.fanOut.delivered)} deliveries, every one verified with the standardwebhooks package; `
       + `what was still queued after each round reached them in ${cost.fanOut.drainSeconds.map((s) => `${s.toFixed(1)} s`).join(', ')}.`)

@@ -114,7 +114,7 @@ export interface CatalogEditResults {
 
 /** One version of the service on the checkout cycle: the median of its rounds, and each round. */
 export interface CycleVariant extends LoadFigures {
-  name: 'outbox' | 'no-outbox' | 'before-outbox' | 'fan-out'
+  name: 'outbox' | 'outbox-only' | 'no-outbox' | 'before-outbox' | 'fan-out'
   /** How the report names it. */
   label: string
   /** The sources it was built from: a commit, `+changes` for the work tree, and any edit. */

@@ -84,3 +84,23 @@ export const WITHOUT_OUTBOX = {
     writeFileSync(path, source.replace(OUTBOX_APPEND, 'function* () {}'))
   },
 }
+
+/** Where each node schedules the making of emails from events (src/context.ts). */
+const EMAIL_PROJECTION_TASK = 'scheduler.add(emails.projectionTask())'
+
+/**
+ * Makes a copy's nodes make no emails from events: the outbox is written as before and read by
+ * webhook delivery, but its email projection (rendering each message, its calendar file and
+ * manage link, and keeping it) is left out. Only for telling the outbox's own cost from that of
+ * the emails it feeds; the service has no such switch.
+ */
+export const WITHOUT_EMAIL_PROJECTION = {
+  describe: 'without the email projection',
+  apply(dir: string): void {
+    const path = join(dir, 'src/context.ts')
+    const source = readFileSync(path, 'utf8')
+    const matches = source.split(EMAIL_PROJECTION_TASK).length - 1
+    if (matches !== 1) throw new Error(`src/context.ts has ${matches} "${EMAIL_PROJECTION_TASK}"; the bench leaves the email projection out there and needs exactly one`)
+    writeFileSync(path, source.replace(EMAIL_PROJECTION_TASK, ''))
+  },
+}

@@ -85,7 +85,7 @@ test('npm run bench -- --quick measures every endpoint and growth, and writes it
 
     const { outboxCost, deliveries } = result.webhooks!
     assert.deepEqual(outboxCost.unavailable, [], `${result.dialect}: every version of the checkout cycle was built`)
-    assert.deepEqual(outboxCost.variants.map((v) => v.name), ['outbox', 'no-outbox', 'before-outbox', 'fan-out'])
+    assert.deepEqual(outboxCost.variants.map((v) => v.name), ['outbox', 'outbox-only', 'no-outbox', 'before-outbox', 'fan-out'])
     for (const variant of outboxCost.variants) {
       assert.ok(variant.requests > 0, `${result.dialect} ${variant.label} sent requests`)
       assert.deepEqual(Object.keys(variant.statusCodes).filter((code) => !code.startsWith('2')), [], `${result.dialect} ${variant.label}: ${JSON.stringify(variant.statusCodes)}`)
