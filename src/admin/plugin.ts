@@ -8,6 +8,7 @@ import { enforceRateLimit } from '../http/rate-limit.ts'
 import { enforceAccess, requireAccessRule } from './access.ts'
 import { sessionRoutes } from './routes/session.ts'
 import { operatorBookingRoutes } from './routes/bookings.ts'
+import { bookingEmailRoutes } from './routes/booking-emails.ts'
 import { exportRoutes } from './routes/exports.ts'
 import { departureRoutes } from './routes/departures.ts'
 import { staffRoutes } from './routes/staff.ts'
@@ -96,6 +97,7 @@ export function adminApi(app: FastifyInstance): FastifyPluginAsyncTypebox {
     admin.addHook('onRoute', attachAdminChecks)
     await admin.register(sessionRoutes)
     await admin.register(operatorBookingRoutes)
+    await admin.register(bookingEmailRoutes)
     await admin.register(exportRoutes)
     await admin.register(departureRoutes)
     await admin.register(staffRoutes)

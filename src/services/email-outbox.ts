@@ -2,12 +2,12 @@ import { setImmediate as yieldToRequests } from 'node:timers/promises'
 import { Temporal } from 'temporal-polyfill'
 import { toStoredInstant } from '../domain/instant-format.ts'
 import type { BookingRow } from '../store/bookings.ts'
-import type { EnqueueRules, NewEmail } from '../store/emails.ts'
+import type { EmailRow, EnqueueRules, NewEmail } from '../store/emails.ts'
 import type { Store } from '../store/store.ts'
 import { statement, type Plan } from '../store/write-plan.ts'
 import type { CatalogRegistry } from './catalog-registry.ts'
 import { newsletterConfirmation, operatorMessages } from './email-messages.ts'
-import { projectEvent, reminderOf } from './email-projection.ts'
+import { confirmationOf, projectEvent, reminderOf } from './email-projection.ts'
 import type { InstanceCatalog } from './instance-catalog.ts'
 import type { Task } from './scheduler.ts'
 import { signedToken } from './signed-token.ts'
@@ -177,6 +177,20 @@ export function emailOutbox(store: Store, catalogs: CatalogRegistry, secret: str
         instanceId: catalog.instance.ref, kind: 'newsletter_confirmation', recipient: signup.email, bookingId: null, dedupeKey: `newsletter:${signup.id}`,
         subject: message.subject, text: message.text, html: message.html, calendar: null,
       }], rules(catalog, now))
+    },
+
+    /**
+     * A new copy of a booking's confirmation, calendar file and all, to its contact email, kept
+     * in the caller's transaction. Made as the original is, from the booking as it stands; its
+     * kind (confirmation_resent) is all that tells it apart. The per-recipient cap applies as to
+     * every message: a copy over it is kept as not_sent (recipient_cap). Answers the message.
+     */
+    *confirmationCopy(catalog: InstanceCatalog, row: BookingRow, now: Temporal.Instant): Plan<EmailRow> {
+      const copy = confirmationOf(row, { catalog, secret, origin: settings.publicUrl, now })
+      const [kept] = yield* emails.enqueue([{
+        instanceId: catalog.instance.ref, kind: 'confirmation_resent', recipient: row.contact_email!, bookingId: row.id, dedupeKey: null, ...copy,
+      }], rules(catalog, now))
+      return kept
     },
 
     project,

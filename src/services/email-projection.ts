@@ -5,7 +5,7 @@ import type { BookingRow } from '../store/bookings.ts'
 import type { NewEmail } from '../store/emails.ts'
 import type { EventNotice, EventRow } from '../store/events.ts'
 import { bookingCalendar } from './email-calendar.ts'
-import { bookingFacts, guestMessages, localStart, money, operatorMessages, type Message } from './email-messages.ts'
+import { bookingFacts, guestMessages, localStart, money, operatorMessages, type BookingFacts, type Message } from './email-messages.ts'
 import type { InstanceCatalog } from './instance-catalog.ts'
 import { manageLinkOf } from './manage-token.ts'
 import { requestDeadline } from './operator-bookings.ts'
@@ -57,13 +57,16 @@ export function projectEvent(event: EventRow, context: ProjectionContext): Proje
       subject: message.subject, text: message.text, html: message.html, calendar,
     })
   }
-  const toOperators = (kind: string, message: Message, booking: BookingRow | null) => {
-    for (const recipient of operators) add(kind, recipient, message, booking)
+  // Rendered only when someone hears it: an instance with no operator address makes none.
+  const toOperators = (kind: string, message: () => Message, booking: BookingRow | null) => {
+    if (operators.length === 0) return
+    const rendered = message()
+    for (const recipient of operators) add(kind, recipient, rendered, booking)
   }
   const data = JSON.parse(event.data) as Record<string, unknown>
 
   if (event.subject_type === 'contact') {
-    toOperators('contact_message', operatorMessages.contactMessage(catalog, data as { name: string | null, email: string | null, message: string }), null)
+    toOperators('contact_message', () => operatorMessages.contactMessage(catalog, data as { name: string | null, email: string | null, message: string }), null)
     return out
   }
   if (event.type === 'departure.at_risk') {
@@ -71,7 +74,7 @@ export function projectEvent(event: EventRow, context: ProjectionContext): Proje
     const booked = ['requested', 'confirmed', 'completed', 'no_show'].reduce((sum, status) => sum + (departure.seats?.[status] ?? 0), 0)
     const start = Temporal.Instant.from(departure.start)
     const view = `${origin}/admin/${prefix}/departures/${encodeURIComponent(departure.tour_id)}/${encodeURIComponent(departure.start)}`
-    toOperators('departure_at_risk', operatorMessages.departureAtRisk(catalog, {
+    toOperators('departure_at_risk', () => operatorMessages.departureAtRisk(catalog, {
       tour: catalog.tourById.get(departure.tour_id)?.catalog.title ?? departure.tour_id,
       start: localStart(start.toString(), catalog.instance.timezone), booked, minimum: departure.min_participants ?? 0,
     }, view), null)
@@ -108,8 +111,11 @@ export function projectEvent(event: EventRow, context: ProjectionContext): Proje
       return out
     }
     case 'booking.confirmed':
-      if (guestHears) add('booking_confirmed', guest, guestMessages.confirmed(facts, catalog, manageUrl), row, calendar())
-      if (notice.from === 'held') toOperators('new_booking', operatorMessages.newBooking(facts, catalog, view), row)
+      if (guestHears) {
+        const message = confirmation(row, facts, catalog, origin, manageUrl)
+        add('booking_confirmed', guest, message, row, message.calendar)
+      }
+      if (notice.from === 'held') toOperators('new_booking', () => operatorMessages.newBooking(facts, catalog, view), row)
       return out
     case 'booking.declined':
       if (guestHears) add('booking_declined', guest, guestMessages.declined(facts, catalog, row.decline_reason, manageUrl), row)
@@ -121,7 +127,7 @@ export function projectEvent(event: EventRow, context: ProjectionContext): Proje
         return out
       }
       if (guestHears) add('booking_cancelled', guest, guestMessages.cancelled(facts, catalog, fee, row.cancelled_by === 'guest', manageUrl), row, wasConfirmed ? calendar() : null)
-      if (row.cancelled_by === 'guest') toOperators('guest_cancelled', operatorMessages.guestCancelled(facts, catalog, fee, view), row)
+      if (row.cancelled_by === 'guest') toOperators('guest_cancelled', () => operatorMessages.guestCancelled(facts, catalog, fee, view), row)
       return out
     }
     case 'booking.changed':
@@ -132,6 +138,20 @@ export function projectEvent(event: EventRow, context: ProjectionContext): Proje
     default:
       return out
   }
+}
+
+/**
+ * The guest's confirmation of a booking as it stands, with its calendar file: made for the
+ * booking.confirmed event, and made again, the same, when staff resend it.
+ */
+export function confirmationOf(row: BookingRow, context: Omit<ProjectionContext, 'operators'>): Message & { calendar: string } {
+  const { catalog } = context
+  return confirmation(row, bookingFacts(row, catalog), catalog, context.origin, manageLinkOf(context.secret, context.origin, catalog.instance, row, context.now))
+}
+
+function confirmation(row: BookingRow, facts: BookingFacts, catalog: InstanceCatalog, origin: string, manageUrl: string | null): Message & { calendar: string } {
+  const calendar = bookingCalendar(row, facts, { name: catalog.instance.name, domain: new URL(origin).hostname }, manageUrl).content
+  return { ...guestMessages.confirmed(facts, catalog, manageUrl), calendar }
 }
 
 /** The guest's reminder of a confirmed booking, made once per booking and start. */

@@ -54,7 +54,7 @@ const COUNTED_STATES = `('queued', 'sent', 'failed')`
  * Every email the service makes (OPERATOR.md, "Email"), kept with its state; the place of the
  * email projection in each instance's events; and the operator's one-click links.
  */
-export function emailRepository({ supportsSkipLocked }: Database) {
+export function emailRepository({ supportsSkipLocked, dialect }: Database) {
   return {
     /**
      * Keeps the messages, each queued, or not_sent when it may not go (no SMTP_URL; its
@@ -65,6 +65,13 @@ export function emailRepository({ supportsSkipLocked }: Database) {
       const kept: EmailRow[] = []
       /** Messages counted towards each recipient's cap in the last hour, read once per recipient. */
       const counted = new Map<string, number>()
+      if (rules.canSend && dialect === 'postgres') {
+        // Under READ COMMITTED two transactions would each count the other's messages out and
+        // both go past the cap: each recipient's count-and-insert is made one at a time. The
+        // locks are taken in one order, so two batches naming the same recipients cannot deadlock.
+        const recipients = [...new Set(messages.map((m) => `${m.instanceId} ${m.recipient.trim().toLowerCase()}`))].sort()
+        for (const key of recipients) yield* statement('select 1 as locked from pg_advisory_xact_lock(hashtextextended(?, 0))', [`email-cap ${key}`])
+      }
       for (const message of messages) {
         const recipient = message.recipient.trim().toLowerCase()
         let state: EmailState = 'queued'

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
+import { gzipSync } from 'node:zlib'
 import { build } from '../helpers/build.ts'
 
 // The back office's page (issue 17) beside the routes that share /admin: the operator API,
@@ -27,4 +28,16 @@ test('TOURDESK_ADMIN=off: no back office either', async (t) => {
   const service = await build(t, { admin: false })
   assert.equal((await fetch(`${service.origin}/admin/lisbon/`)).status, 404)
   assert.equal((await fetch(`${service.origin}/admin/lisbon/requests`)).status, 404)
+})
+
+test('the first load, the page with its script and style, stays under 150 KB compressed and names nothing from another origin', async (t) => {
+  const service = await build(t)
+  const page = await (await fetch(`${service.origin}/admin/lisbon/`)).text()
+  // The icon is an empty data: URL, fetched from nowhere.
+  const assets = [...page.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]).filter((a) => !a.startsWith('data:'))
+  assert.ok(assets.some((a) => a.endsWith('.js')) && assets.some((a) => a.endsWith('.css')), assets.join(', '))
+  assert.ok(assets.every((a) => a.startsWith('/admin/_assets/')), `every asset from this origin: ${assets.join(', ')}`)
+  let bytes = gzipSync(page).length
+  for (const asset of assets) bytes += gzipSync(Buffer.from(await (await fetch(`${service.origin}${asset}`)).arrayBuffer())).length
+  assert.ok(bytes < 150_000, `the first load is ${bytes} bytes compressed`)
 })

@@ -1,6 +1,12 @@
+/** One field a refusal names (problem+json `errors[]`): `price`, `party.min`, `schedule[0].from`, `tiers.0.fee_percent`. */
+export interface FieldError { field: string, message: string }
+
 /** A refusal of the operator API (problem+json), or a network failure (status 0). */
 export class Problem extends Error {
-  constructor(readonly status: number, readonly code: string, detail: string, readonly retryAfterSeconds: number | null = null) {
+  constructor(readonly status: number, readonly code: string, detail: string, readonly retryAfterSeconds: number | null = null,
+    readonly errors: FieldError[] = [],
+    /** The whole problem body, for a code's own members (capacity_below_booked's seats_taken, precondition_failed's version). */
+    readonly body: Record<string, unknown> = {}) {
     super(detail)
   }
 }
@@ -33,8 +39,8 @@ export class AdminApi {
     return localStorage.getItem(this.csrfKey) !== null
   }
 
-  async request<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const headers: Record<string, string> = { accept: 'application/json' }
+  async request<T>(method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<T> {
+    const headers: Record<string, string> = { accept: 'application/json', ...extraHeaders }
     if (body !== undefined) headers['content-type'] = 'application/json'
     const csrf = localStorage.getItem(this.csrfKey)
     if (method !== 'GET' && csrf) headers['x-csrf-token'] = csrf
@@ -48,13 +54,18 @@ export class AdminApi {
     const data = await response.json().catch(() => null)
     if (response.ok) return data as T
     const retryAfter = Number(response.headers.get('retry-after'))
-    const problem = new Problem(response.status, data?.code ?? 'internal', data?.detail ?? `The service answered ${response.status}`, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null)
+    const problem = new Problem(response.status, data?.code ?? 'internal', data?.detail ?? `The service answered ${response.status}`, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null,
+      Array.isArray(data?.errors) ? data.errors : [], data !== null && typeof data === 'object' ? data : {})
     if (response.status === 401 && path !== '/session' && path !== '/me') this.sessionEnded()
     throw problem
   }
 
   get<T>(path: string): Promise<T> { return this.request<T>('GET', path) }
   post<T>(path: string, body?: unknown): Promise<T> { return this.request<T>('POST', path, body) }
+  put<T>(path: string, body: unknown): Promise<T> { return this.request<T>('PUT', path, body) }
+  patch<T>(path: string, body: unknown, version?: number): Promise<T> {
+    return this.request<T>('PATCH', path, body, version === undefined ? {} : { 'if-match': `"${version}"` })
+  }
   delete<T>(path: string): Promise<T> { return this.request<T>('DELETE', path) }
 
   async signIn(email: string, password: string): Promise<void> {

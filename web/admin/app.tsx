@@ -8,6 +8,10 @@ import { TodayView } from './views/today.tsx'
 import { ManifestView } from './views/manifest.tsx'
 import { RequestsView } from './views/requests.tsx'
 import { NotFoundView } from './views/not-found.tsx'
+import { BookingsView } from './views/bookings.tsx'
+import { CalendarView } from './views/calendar.tsx'
+import { CatalogView } from './views/catalog.tsx'
+import { SettingsView } from './views/settings.tsx'
 
 export const SESSION_ENDED = 'Your session has ended (signed out elsewhere, or unused for too long). Sign in again to carry on where you were.'
 
@@ -110,10 +114,14 @@ function SignedIn({ api, me, operatorName, onSignedOut }: { api: AdminApi, me: M
   }
 
   const path = router.path
-  const view = path === '' || path === 'today' ? <TodayView />
+  const view = path === '' || section(path, 'today') ? <TodayView path={path} />
     : path.startsWith('departures/') ? <ManifestView path={path} />
       : path === 'requests' ? <RequestsView />
-        : <NotFoundView />
+        : section(path, 'bookings') && office.may('bookings.read') ? <BookingsView path={path} />
+          : section(path, 'calendar') ? <CalendarView path={path} />
+            : section(path, 'catalog') && office.may('catalog.manage') ? <CatalogView path={path} />
+              : section(path, 'settings') && office.may('catalog.manage') ? <SettingsView path={path} />
+                : <NotFoundView />
   const zones = office.formats.zonesDiffer()
   return (
     <OfficeContext.Provider value={office}>
@@ -121,8 +129,12 @@ function SignedIn({ api, me, operatorName, onSignedOut }: { api: AdminApi, me: M
       <header class="top-bar">
         <p class="brand">{operatorName}</p>
         <nav aria-label="Back office">
-          <Link to="" aria-current={path === '' || path === 'today' || path.startsWith('departures/') ? 'page' : undefined}>Today</Link>
+          <Link to="" aria-current={path === '' || section(path, 'today') || path.startsWith('departures/') ? 'page' : undefined}>Today</Link>
           {office.may('bookings.read') && <Link to="requests" aria-current={path === 'requests' ? 'page' : undefined}>Requests</Link>}
+          {office.may('bookings.read') && <Link to="bookings" aria-current={section(path, 'bookings') ? 'page' : undefined}>Bookings</Link>}
+          <Link to="calendar" aria-current={section(path, 'calendar') ? 'page' : undefined}>Calendar</Link>
+          {office.may('catalog.manage') && <Link to="catalog" aria-current={section(path, 'catalog') ? 'page' : undefined}>Catalog</Link>}
+          {office.may('catalog.manage') && <Link to="settings" aria-current={section(path, 'settings') ? 'page' : undefined}>Settings</Link>}
         </nav>
         <div class="who">
           <span>{me.name} <span class="role">({me.role})</span></span>
@@ -134,4 +146,9 @@ function SignedIn({ api, me, operatorName, onSignedOut }: { api: AdminApi, me: M
       <p class="status-line" role="status" aria-live="polite">{status}</p>
     </OfficeContext.Provider>
   )
+}
+
+/** Whether a path is a section's page or one below it: 'bookings', 'bookings/ABC123'. */
+function section(path: string, name: string): boolean {
+  return path === name || path.startsWith(`${name}/`)
 }

@@ -5,7 +5,8 @@ import { operatorBookingRepository } from '../../store/bookings.ts'
 import type { EmailRow } from '../../store/emails.ts'
 import { decodeCursor, encodeCursor } from '../list-cursor.ts'
 
-function emailView(row: EmailRow, timeZone: string) {
+/** An email as the operator API shows it, in the instance's zone. */
+export function emailView(row: EmailRow, timeZone: string) {
   return {
     id: row.id,
     kind: row.kind as typeof EMAIL_KINDS[number],

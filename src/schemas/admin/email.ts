@@ -4,7 +4,7 @@ import { named } from '../named.ts'
 import { PageQuery } from './page.ts'
 
 export const EMAIL_KINDS = [
-  'request_received', 'booking_confirmed', 'booking_declined', 'booking_cancelled', 'booking_changed', 'departure_cancelled', 'reminder', 'newsletter_confirmation',
+  'request_received', 'booking_confirmed', 'confirmation_resent', 'booking_declined', 'booking_cancelled', 'booking_changed', 'departure_cancelled', 'reminder', 'newsletter_confirmation',
   'new_request', 'new_booking', 'guest_cancelled', 'contact_message', 'departure_at_risk', 'webhook_failing', 'webhook_disabled',
 ] as const
 
@@ -16,7 +16,7 @@ export const EmailQuery = Type.Object({
 
 export const Email = named('Email', Type.Object({
   id: Type.String({ description: 'eml_…; also the Message-ID of what was sent' }),
-  kind: Type.Enum(EMAIL_KINDS),
+  kind: Type.Enum(EMAIL_KINDS, { description: 'confirmation_resent: a copy of booking_confirmed that staff sent again (POST /bookings/{code}/resend-confirmation)' }),
   to: Type.String(),
   booking_id: Nullable(Type.String()),
   subject: Type.String(),

@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState } from 'preact/hooks'
+import { useState } from 'preact/hooks'
+import { useFormViewFocus } from '../form-focus.ts'
 import { Problem, type AdminApi } from '../api.ts'
 import { signInRefusal } from './sign-in.tsx'
 
@@ -13,11 +14,7 @@ export function SetupView({ api, operatorName, onSignedIn }: { api: AdminApi, op
   const [token] = useState(() => location.hash.slice(1))
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
-  const heading = useRef<HTMLHeadingElement>(null)
-  const errorLine = useRef<HTMLParagraphElement>(null)
-
-  useEffect(() => heading.current?.focus(), [])
-  useEffect(() => { if (error) errorLine.current?.focus() }, [error])
+  const { heading, errorLine } = useFormViewFocus(error)
 
   async function submit(event: SubmitEvent): Promise<void> {
     event.preventDefault()

@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState } from 'preact/hooks'
+import { useState } from 'preact/hooks'
+import { useFormViewFocus } from '../form-focus.ts'
 import { Problem, type AdminApi } from '../api.ts'
 
 /** The sentence for a refused sign-in: wrong details, a locked email (429 with Retry-After), or anything else. */
@@ -16,11 +17,7 @@ export function signInRefusal(err: unknown): string {
 export function SignInView({ api, operatorName, notice, onSignedIn }: { api: AdminApi, operatorName: string, notice: string | null, onSignedIn: () => Promise<void> }) {
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
-  const heading = useRef<HTMLHeadingElement>(null)
-  const errorLine = useRef<HTMLParagraphElement>(null)
-
-  useEffect(() => heading.current?.focus(), [])
-  useEffect(() => { if (error) errorLine.current?.focus() }, [error])
+  const { heading, errorLine } = useFormViewFocus(error)
 
   async function submit(event: SubmitEvent): Promise<void> {
     event.preventDefault()

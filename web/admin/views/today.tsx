@@ -8,20 +8,39 @@ export function departurePath(d: { tour_id: string, start: string }): string {
   return `departures/${encodeURIComponent(d.tour_id)}/${encodeURIComponent(d.start)}`
 }
 
-/** Today's departures in the operator's zone, with how full each is and its state; each opens its manifest. */
-export function TodayView() {
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/
+
+/** The calendar day `days` after an ISO date (a plain date: no zone, no clock change). */
+export function addDays(date: string, days: number): string {
+  const [year, month, day] = date.split('-').map(Number)
+  return new Date(Date.UTC(year, month - 1, day + days)).toISOString().slice(0, 10)
+}
+
+/**
+ * A day's departures in the operator's zone (today at '' and 'today', another at
+ * 'today/<date>'), with how full each is and its state; each opens its manifest.
+ */
+export function TodayView({ path }: { path: string }) {
   const { api, formats, tourTitle } = useOffice()
   const today = formats.operatorDate(new Date().toISOString())
+  const asked = path.startsWith('today/') ? path.slice('today/'.length) : ''
+  const date = ISO_DATE.test(asked) ? asked : today
   const [state, reload] = useLoad(
-    () => api.get<{ departures: Departure[] }>(`/departures?from=${today}&to=${today}&limit=200`).then((b) => b.departures),
-    [today],
+    () => api.get<{ departures: Departure[] }>(`/departures?from=${date}&to=${date}&limit=200`).then((b) => b.departures),
+    [date],
   )
+  const dayPath = (day: string) => (day === today ? '' : `today/${day}`)
   return (
     <>
-      <h1 tabIndex={-1}>Today <span class="subtitle">{formats.day(today)}</span></h1>
-      <LoadState state={state} what="today's departures" retry={reload} />
+      <h1 tabIndex={-1}>{date === today ? 'Today' : formats.day(date)} {date === today && <span class="subtitle">{formats.day(today)}</span>}</h1>
+      <nav class="day-nav" aria-label="Other days">
+        <Link to={dayPath(addDays(date, -1))}>← Previous day</Link>
+        {date !== today && <Link to="">Today</Link>}
+        <Link to={dayPath(addDays(date, 1))}>Next day →</Link>
+      </nav>
+      <LoadState state={state} what="the day's departures" retry={reload} />
       {state.kind === 'ready' && (state.data.length === 0
-        ? <p>No departures today.</p>
+        ? <p>{date === today ? 'No departures today.' : 'No departures this day.'}</p>
         : (
           <ul class="cards departures">
             {state.data.map((d) => {

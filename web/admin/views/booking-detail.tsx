@@ -1,0 +1,278 @@
+import { useEffect, useRef, useState } from 'preact/hooks'
+import { Problem } from '../api.ts'
+import { LoadState, useLoad } from '../load.tsx'
+import { Link } from '../router.tsx'
+import { useOffice } from '../session.tsx'
+import { CancelForm, ContactForm, DeclineForm, MoveForm, NoteForm, PartyForm } from './booking-forms.tsx'
+import { bookingApiPath, formErrorOf, STATUS_NAMES, StatusBadge, type FormError } from './booking-shared.tsx'
+import type { Actor, BookingDetail, BookingEmail } from './booking-types.ts'
+import { departurePath } from './today.tsx'
+
+type Panel = 'move' | 'party' | 'contact' | 'note' | 'cancel' | 'decline'
+
+const PANEL_OPENERS: Record<Panel, string> = {
+  move: 'Move…', party: 'Change party or add-ons…', contact: 'Change contact…', note: 'Internal note…', cancel: 'Cancel booking…', decline: 'Decline…',
+}
+
+/** Refusals that concern one field of a form without naming it. */
+const CODE_FIELDS: Record<string, string> = {
+  party_out_of_range: 'party', insufficient_capacity: 'start', departure_ended: 'start', slot_not_found: 'start', tour_not_found: 'tour_id',
+}
+
+const EMAIL_KINDS: Record<string, string> = {
+  request_received: 'Request received', booking_confirmed: 'Confirmation', confirmation_resent: 'Confirmation, sent again',
+  booking_declined: 'Request declined', booking_cancelled: 'Cancellation', booking_changed: 'Change', departure_cancelled: 'Departure cancelled',
+  reminder: 'Reminder', new_request: 'New request, to staff', new_booking: 'New booking, to staff', guest_cancelled: 'Guest cancelled, to staff',
+}
+
+const EMAIL_STATES: Record<BookingEmail['state'], [tone: string, text: string]> = {
+  sent: ['good', 'Sent'], queued: ['muted', 'Queued'], failed: ['danger', 'Failed'], not_sent: ['warn', 'Not sent'],
+}
+
+const LIVE = new Set(['requested', 'confirmed'])
+const CHECKED_OUT = new Set(['requested', 'confirmed', 'declined', 'cancelled', 'completed', 'no_show'])
+
+function actorName(actor: Actor): string {
+  if (actor.type === 'staff') return actor.name ?? 'a member of staff'
+  if (actor.type === 'key') return `API key ${actor.name ?? ''}`.trim()
+  return actor.type === 'system' ? 'the system' : 'the guest'
+}
+
+function notSentReason(reason: string | null): string {
+  if (reason === 'no_smtp') return 'no mail server is set up'
+  if (reason === 'recipient_cap') return 'this address had the most emails allowed in the last hour'
+  return reason ?? 'unknown'
+}
+
+/** One booking: everything about it, its history and its emails, and what staff can do to it now. */
+export function BookingDetailView({ code }: { code: string }) {
+  const { api, formats, may, announce } = useOffice()
+  const path = `/bookings/${encodeURIComponent(code)}`
+  const [state, reload] = useLoad(() => api.get<BookingDetail>(path), [path])
+  const [emails, reloadEmails] = useLoad(() => api.get<{ emails: BookingEmail[] }>(`${path}/emails?limit=50`).then((b) => b.emails), [path])
+  const [panel, setPanel] = useState<Panel | null>(null)
+  const [busy, setBusy] = useState<string | null>(null)
+  const [result, setResult] = useState<{ tone: 'info' | 'error', text: string, at: number } | null>(null)
+  const resultBox = useRef<HTMLDivElement>(null)
+  const [returnTo, setReturnTo] = useState<string | null>(null)
+
+  // After an action, focus goes to what it says happened.
+  useEffect(() => { if (result) resultBox.current?.focus() }, [result])
+  // A form closed without acting gives focus back to the button that opened it.
+  useEffect(() => {
+    if (returnTo === null) return
+    document.getElementById(returnTo)?.focus()
+    setReturnTo(null)
+  }, [returnTo])
+
+  const booking = state.kind === 'ready' ? state.data : null
+  const name = booking?.contact?.name ?? (booking ? 'Name erased' : code)
+
+  /** Sends a change under the version shown; a refusal comes back for the form, a stale version reloads the booking. */
+  async function perform(send: (b: BookingDetail) => Promise<unknown>, done: (answer: any, b: BookingDetail) => string): Promise<FormError | null> {
+    if (!booking) return null
+    let answer: unknown
+    try {
+      answer = await send(booking)
+    } catch (err) {
+      if (err instanceof Problem && (err.code === 'precondition_failed' || err.code === 'invalid_transition')) {
+        await reload()
+        return { text: err.code === 'precondition_failed'
+          ? 'Someone else changed this booking meanwhile. It is shown as it stands now: check it, then try again.'
+          : `${err.message}. The booking is shown as it stands now.`, fields: {} }
+      }
+      return formErrorOf(err, CODE_FIELDS)
+    }
+    setPanel(null)
+    await Promise.all([reload(), reloadEmails()])
+    const text = done(answer, booking)
+    announce(text)
+    setResult({ tone: 'info', text, at: Date.now() })
+    return null
+  }
+
+  const ifMatch = (b: BookingDetail) => ({ 'if-match': `"${b.version}"` })
+  const patch = (body: Record<string, unknown>) => (b: BookingDetail) => api.patch(bookingApiPath(b), body, b.version)
+  const post = (action: string, body?: Record<string, unknown>) => (b: BookingDetail) => api.request('POST', `${bookingApiPath(b)}/${action}`, body, ifMatch(b))
+
+  /** An action without a form (confirm, resend, release): its refusal is shown where its success would be. */
+  async function direct(key: string, send: (b: BookingDetail) => Promise<unknown>, done: (answer: any, b: BookingDetail) => string): Promise<void> {
+    setBusy(key)
+    setResult(null)
+    try {
+      const refused = await perform(send, done)
+      if (refused) setResult({ tone: 'error', text: refused.text, at: Date.now() })
+    } finally {
+      setBusy(null)
+    }
+  }
+
+  const guestHears = (b: BookingDetail) => b.contact !== null && !b.quarantined
+  const openPanel = (p: Panel) => {
+    setResult(null)
+    setPanel(p)
+  }
+  const closePanel = () => {
+    const was = panel
+    setPanel(null)
+    if (was) setReturnTo(`open-${was}`)
+  }
+
+  const mayChange = may('bookings.change')
+  const panels: Panel[] = !booking || !mayChange ? [] : [
+    ...(LIVE.has(booking.status) ? ['move', 'party'] as Panel[] : []),
+    ...(CHECKED_OUT.has(booking.status) ? ['contact', 'note'] as Panel[] : []),
+    ...(booking.status === 'requested' ? ['decline'] as Panel[] : []),
+    ...(LIVE.has(booking.status) ? ['cancel'] as Panel[] : []),
+  ]
+
+  return (
+    <>
+      <p class="back"><Link to="bookings">← Bookings</Link></p>
+      <h1 tabIndex={-1}>{name} <span class="subtitle">Booking <span class="code">{booking?.code ?? code}</span></span></h1>
+      <LoadState state={state} what="the booking" retry={reload} />
+      {result && (
+        <div class="message result booking-result" data-tone={result.tone === 'error' ? 'error' : undefined} tabIndex={-1} ref={resultBox}>
+          <p>{result.text}</p>
+        </div>
+      )}
+      {booking && (
+        <>
+          <section class="summary booking-summary" aria-label="Booking">
+            <ul class="badges">
+              <li><StatusBadge status={booking.status} /></li>
+              {booking.quarantined && <li class="badge" data-tone="warn">Quarantined: a spam decoy was filled in</li>}
+              <li class="badge" data-tone="muted">{booking.channel === 'staff' ? 'Taken by staff' : booking.channel === 'octo' ? 'From a reseller' : 'Booked online'}</li>
+            </ul>
+            <dl class="booking-facts">
+              <div><dt>Tour</dt><dd>{booking.tour.title}</dd></div>
+              <div>
+                <dt>When</dt>
+                <dd>{formats.dateTime(booking.start)} · <Link to={departurePath({ tour_id: booking.tour.id, start: booking.start })}>Manifest</Link></dd>
+              </div>
+              <div><dt>Party</dt><dd>{booking.party} {booking.party === 1 ? 'guest' : 'guests'}</dd></div>
+              {booking.addons.length > 0 && (
+                <div><dt>Add-ons</dt><dd>{formats.list(booking.addons.map((a) => `${a.quantity} × ${a.name} (${formats.price(a.amount)})`))}</dd></div>
+              )}
+              <div>
+                <dt>Price</dt>
+                <dd>
+                  {formats.price(booking.price.total)} due on arrival
+                  {booking.price.discount > 0 && ` · ${formats.price(booking.price.discount)} off${booking.promo_code ? ` with ${booking.promo_code}` : ''}`}
+                </dd>
+              </div>
+              <div>
+                <dt>Contact</dt>
+                <dd>
+                  {booking.contact ? (
+                    <>
+                      {booking.contact.name} · <a href={`mailto:${booking.contact.email}`}>{booking.contact.email}</a>
+                      {booking.contact.phone && <> · <a class="tel" href={`tel:${booking.contact.phone}`}>{booking.contact.phone}</a></>}
+                    </>
+                  ) : 'Erased at the guest\'s request'}
+                </dd>
+              </div>
+              <div>
+                <dt>Policy</dt>
+                <dd>
+                  {booking.policy ? `${booking.policy.id}, version ${booking.policy.version}` : 'As it stood when booked'}
+                  {LIVE.has(booking.status) && ` · guests may cancel until ${formats.dateTime(booking.cancellable_until)}`}
+                </dd>
+              </div>
+              <div><dt>Booked</dt><dd>{formats.dateTime(booking.created_at)}</dd></div>
+              {booking.checked_in_at && <div><dt>Checked in</dt><dd>{formats.dateTime(booking.checked_in_at)}</dd></div>}
+              {booking.cancellation && (
+                <div>
+                  <dt>Cancelled</dt>
+                  <dd>
+                    {formats.dateTime(booking.cancellation.at)} by {booking.cancellation.by === 'guest' ? 'the guest' : 'staff'}
+                    {' · '}{booking.cancellation.fee_waived ? 'fee waived' : `fee ${formats.price(booking.cancellation.fee)} (${formats.percent(booking.cancellation.fee_percent)})`}
+                    {booking.cancellation.reason && ` · ${booking.cancellation.reason}`}
+                  </dd>
+                </div>
+              )}
+              {booking.decline_reason && <div><dt>Declined because</dt><dd>{booking.decline_reason}</dd></div>}
+              {booking.no_show && <div><dt>No-show fee</dt><dd>{formats.price(booking.no_show.fee)} ({formats.percent(booking.no_show.fee_percent)})</dd></div>}
+            </dl>
+            {booking.internal_note && <p class="note"><strong>Internal note:</strong> {booking.internal_note}</p>}
+          </section>
+
+          {mayChange && (panels.length > 0 || booking.status === 'confirmed' || booking.status === 'requested') && (
+            <div class="actions booking-actions" role="group" aria-label="Actions">
+              {booking.status === 'requested' && (
+                <button type="button" class="button" disabled={busy !== null} onClick={() => direct('confirm', post('confirm'),
+                  (_a, b) => `Booking ${b.code} confirmed.${guestHears(b) ? ' The guest is told by email.' : ''}`)}>Confirm</button>
+              )}
+              {booking.status === 'confirmed' && (
+                <button type="button" class="button" id="resend" disabled={busy !== null || booking.quarantined || booking.contact === null}
+                  onClick={() => direct('resend', post('resend-confirmation'), (email: BookingEmail) => email.state === 'not_sent'
+                    ? `The confirmation was kept in the email log but not sent: ${notSentReason(email.state_reason)}.`
+                    : `The confirmation is on its way to ${email.to} again.`)}>
+                  {busy === 'resend' ? 'Sending…' : 'Resend confirmation'}
+                </button>
+              )}
+              {booking.quarantined && LIVE.has(booking.status) && (
+                <button type="button" class="button quiet" disabled={busy !== null} onClick={() => direct('release', post('release-quarantine'),
+                  () => 'Released from quarantine: it is an ordinary booking now.')}>Release from quarantine</button>
+              )}
+              {panels.map((p) => (
+                <button type="button" key={p} id={`open-${p}`} class={p === 'cancel' || p === 'decline' ? 'button quiet danger-text' : 'button quiet'}
+                  aria-expanded={panel === p} disabled={busy !== null} onClick={() => (panel === p ? closePanel() : openPanel(p))}>
+                  {p === 'note' && !booking.internal_note ? 'Add internal note…' : PANEL_OPENERS[p]}
+                </button>
+              ))}
+            </div>
+          )}
+
+          {panel === 'move' && <MoveForm booking={booking} onClose={closePanel}
+            submit={(body) => perform(patch(body), (b) => `Moved to ${b.tour.title}, ${formats.dateTime(b.start)}.${guestHears(b) ? ' The guest is emailed the new details.' : ''}`)} />}
+          {panel === 'party' && <PartyForm booking={booking} onClose={closePanel}
+            submit={(body) => perform(patch(body), (b) => `Now ${b.party} ${b.party === 1 ? 'guest' : 'guests'}; the total is ${formats.price(b.price.total)}.`)} />}
+          {panel === 'contact' && <ContactForm booking={booking} onClose={closePanel}
+            submit={(body) => perform(patch(body), (b) => `Contact saved: ${b.contact?.name}, ${b.contact?.email}.`)} />}
+          {panel === 'note' && <NoteForm booking={booking} onClose={closePanel}
+            submit={(body) => perform(patch(body), (b) => (b.internal_note ? 'Internal note saved.' : 'Internal note removed.'))} />}
+          {panel === 'cancel' && <CancelForm booking={booking} onClose={closePanel}
+            submit={(body) => perform(post('cancel', body), (b) => `Booking ${b.code} cancelled, ${b.cancellation?.fee_waived ? 'fee waived' : `fee ${formats.price(b.cancellation?.fee ?? 0)}`}.${guestHears(b) ? ' The guest is told by email.' : ''}`)} />}
+          {panel === 'decline' && <DeclineForm onClose={closePanel}
+            submit={(body) => perform(post('decline', body), (b) => `Request ${b.code} declined.${guestHears(b) ? ' The guest is told by email.' : ''}`)} />}
+
+          <section class="booking-section" aria-labelledby="history-title">
+            <h2 id="history-title">History</h2>
+            <ol class="history">
+              {booking.history.map((h, i) => (
+                <li key={i}>
+                  <span class="history-at">{formats.dateTime(h.at)}</span>{' '}
+                  {h.from ? `${STATUS_NAMES[h.from]} → ${STATUS_NAMES[h.to]}` : STATUS_NAMES[h.to]}, by {actorName(h.actor)}
+                </li>
+              ))}
+            </ol>
+          </section>
+
+          <section class="booking-section" aria-labelledby="emails-title">
+            <h2 id="emails-title">Emails</h2>
+            <LoadState state={emails} what="the emails" retry={reloadEmails} />
+            {emails.kind === 'ready' && (emails.data.length === 0 ? <p>No emails about this booking.</p> : (
+              <ul class="email-log">
+                {emails.data.map((e) => {
+                  const [tone, text] = EMAIL_STATES[e.state]
+                  return (
+                    <li key={e.id} data-kind={e.kind}>
+                      <p class="email-subject">{e.subject}</p>
+                      <p>
+                        {EMAIL_KINDS[e.kind] ?? e.kind} to {e.to} · {formats.dateTime(e.sent_at ?? e.created_at)}{e.has_calendar && ' · with calendar file'}{' '}
+                        <span class="badge" data-tone={tone}>{text}</span>
+                        {e.state === 'not_sent' && ` (${notSentReason(e.state_reason)})`}
+                        {e.state === 'failed' && e.state_reason && ` (${e.state_reason})`}
+                      </p>
+                    </li>
+                  )
+                })}
+              </ul>
+            ))}
+          </section>
+        </>
+      )}
+    </>
+  )
+}

@@ -1,0 +1,97 @@
+import { useState } from 'preact/hooks'
+import { LoadState, useLoad } from '../load.tsx'
+import { useOffice } from '../session.tsx'
+import { FormEnd, FormFields, TextField, useFormErrors } from './catalog-fields.tsx'
+import { policyDraft, policyTermsOf, rowKey, type CatalogPolicy, type EditSummary, type PolicyDraft } from './catalog-model.ts'
+import { CatalogNav } from './catalog-nav.tsx'
+
+type PolicyAnswer = EditSummary & { policy: CatalogPolicy }
+
+/** The cancellation policy in force; saving new terms publishes a new version (PUT /policy). */
+export function PolicyView() {
+  const { api } = useOffice()
+  const [state, reload] = useLoad(() => api.get<CatalogPolicy>('/policy'), [])
+  return (
+    <>
+      <CatalogNav current="policy" />
+      <h1 tabIndex={-1}>Cancellation policy{state.kind === 'ready' && <span class="subtitle">Version {state.data.version}</span>}</h1>
+      <p class="hint">New bookings take the version in force when they are made; existing bookings keep the terms they were made under.</p>
+      <LoadState state={state} what="the policy" retry={reload} />
+      {state.kind === 'ready' && <PolicyForm policy={state.data} onSaved={reload} />}
+    </>
+  )
+}
+
+function PolicyForm({ policy: loaded, onSaved }: { policy: CatalogPolicy, onSaved: () => Promise<void> }) {
+  const { api, formats, announce } = useOffice()
+  const [policy, setPolicy] = useState(loaded)
+  const [draft, setDraft] = useState<PolicyDraft>(() => policyDraft(loaded))
+  const [busy, setBusy] = useState(false)
+  const [saved, setSaved] = useState<{ text: string, draft: PolicyDraft } | null>(null)
+  const { form, summary, errors, clear, showRefusal } = useFormErrors()
+  const set = (change: Partial<PolicyDraft>) => setDraft({ ...draft, ...change })
+  const setTier = (index: number, change: Partial<PolicyDraft['tiers'][number]>) => set({ tiers: draft.tiers.map((t, i) => (i === index ? { ...t, ...change } : t)) })
+
+  async function save(event: Event): Promise<void> {
+    event.preventDefault()
+    clear()
+    setBusy(true)
+    try {
+      const answer = await api.put<PolicyAnswer>('/policy', policyTermsOf(draft))
+      const next = policyDraft(answer.policy)
+      const text = answer.changes.length === 0
+        ? `Nothing had changed: version ${answer.policy.version} stays in force.`
+        : `Version ${answer.policy.version} published. Bookings made from now on take it; existing bookings keep their terms.`
+      setPolicy(answer.policy)
+      setDraft(next)
+      setSaved({ text, draft: next })
+      announce(text)
+      await onSaved()
+    } catch (err) {
+      showRefusal(err)
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  const fee = (text: string) => (text.trim() === '' || Number.isNaN(Number(text)) ? '' : Number(text) === 0 ? 'free of charge' : `${formats.percent(Number(text))} of the total`)
+  return (
+    <form ref={form} class="catalog-form" noValidate onSubmit={save} aria-label={`Cancellation policy, version ${policy.version}`}>
+      <FormFields prefix="policy" errors={errors}>
+        <section class="card catalog-section" aria-labelledby="policy-terms">
+          <h2 id="policy-terms">Terms</h2>
+          <TextField path="summary" label="The policy in plain words" multiline rows={4} value={draft.summary} onInput={(summary) => set({ summary })}
+            hint="Guests read this on the booking page and in their emails" />
+          <h3>Cancellation fees</h3>
+          <p class="hint">Of the tiers a cancellation meets, the one with the most hours applies. End with a 0-hour tier so every moment before the start is covered.</p>
+          <ol class="rows">
+            {draft.tiers.map((tier, i) => (
+              <li class="row tier" key={tier.key}>
+                <div class="field-pair">
+                  <TextField path={`tiers.${i}.hours_before_start`} label={`Tier ${i + 1}: at least (hours before the start)`} type="number" inputMode="numeric"
+                    value={tier.hours_before_start} onInput={(hours_before_start) => setTier(i, { hours_before_start })} />
+                  <TextField path={`tiers.${i}.fee_percent`} label={`Tier ${i + 1}: fee (% of the total)`} type="number" inputMode="numeric"
+                    value={tier.fee_percent} onInput={(fee_percent) => setTier(i, { fee_percent })} hint={fee(tier.fee_percent) || undefined} />
+                </div>
+                <button type="button" class="button quiet" disabled={draft.tiers.length === 1} onClick={() => {
+                  set({ tiers: draft.tiers.filter((_, j) => j !== i) })
+                  requestAnimationFrame(() => document.getElementById('add-tier')?.focus())
+                }}>Remove tier {i + 1}</button>
+              </li>
+            ))}
+          </ol>
+          <button type="button" class="button quiet" id="add-tier" onClick={() => {
+            set({ tiers: [...draft.tiers, { key: rowKey(), hours_before_start: '', fee_percent: '' }] })
+            requestAnimationFrame(() => document.querySelectorAll<HTMLElement>('.tier')[draft.tiers.length]?.querySelector('input')?.focus())
+          }}>Add a tier</button>
+          <TextField path="no_show_fee_percent" label="No-show fee (% of the total)" type="number" inputMode="numeric" value={draft.no_show_fee_percent}
+            onInput={(no_show_fee_percent) => set({ no_show_fee_percent })} hint={fee(draft.no_show_fee_percent) || undefined} />
+        </section>
+      </FormFields>
+      <FormEnd errors={errors} summaryRef={summary} saved={saved} draft={draft}>
+        <button type="submit" class="button" disabled={busy}>{busy ? 'Publishing…' : 'Publish as a new version'}</button>
+        <button type="button" class="button quiet" disabled={busy} onClick={() => { clear(); setDraft(policyDraft(policy)) }}>Undo my changes</button>
+      </FormEnd>
+    </form>
+  )
+}
