@@ -24,5 +24,8 @@ export function personalDataView(data: PersonalData, catalog: InstanceCatalog) {
     stored_answers: data.storedAnswers.map((a) => ({
       key: a.key, created_at: at(a.created_at), expires_at: at(a.expires_at), status_code: a.status_code, body: JSON.parse(a.body) as unknown,
     })),
+    emails: data.emails.map((e) => ({
+      id: e.id, kind: e.kind, booking_id: e.booking_id, subject: e.subject, text: e.text_body, state: e.state, created_at: at(e.created_at), sent_at: e.sent_at === null ? null : at(e.sent_at),
+    })),
   }
 }

@@ -30,6 +30,7 @@ function countsOf(data: PersonalData): Record<string, number> {
     newsletter_subscriptions: data.newsletterSubscriptions.length,
     bookings: data.bookings.length,
     stored_answers: data.storedAnswers.length,
+    emails: data.emails.length,
   }
 }
 
@@ -41,6 +42,7 @@ export function erasedCounts(counts: ErasureCounts) {
     newsletter_subscriptions: counts.newsletterSubscriptions,
     bookings_anonymised: counts.bookingsAnonymised,
     stored_answers: counts.storedAnswers,
+    emails: counts.emails,
   }
 }
 

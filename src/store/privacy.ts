@@ -11,7 +11,7 @@ const sameEmail = (email: string) => sql<boolean>`lower(email) = ${email.trim().
 
 /** Everything stored about one person (by email) in one instance, for a privacy request. */
 export async function exportPersonalData(db: Db, instanceId: string, email: string) {
-  const [contactMessages, newsletterSignups, newsletterSubscriptions, bookings, storedAnswers] = await Promise.all([
+  const [contactMessages, newsletterSignups, newsletterSubscriptions, bookings, storedAnswers, emails] = await Promise.all([
     db.selectFrom('contact_messages').selectAll().where('instance_id', '=', instanceId).where(sameEmail(email)).orderBy('received_at').execute(),
     db.selectFrom('newsletter_signups').selectAll().where('instance_id', '=', instanceId).where(sameEmail(email)).orderBy('consented_at').execute(),
     db.selectFrom('newsletter_subscribers').selectAll().where('instance_id', '=', instanceId).where(sameEmail(email)).execute(),
@@ -19,8 +19,10 @@ export async function exportPersonalData(db: Db, instanceId: string, email: stri
       .where(sql<boolean>`lower(contact_email) = ${email.trim().toLowerCase()}`).orderBy('created_at').execute(),
     db.selectFrom('idempotency_keys').selectAll().where('instance_id', '=', instanceId)
       .where('caller', 'in', sessionsBookedBy(db, instanceId, email)).orderBy('created_at').execute(),
+    // Recipients are kept lower-cased (src/store/emails.ts).
+    db.selectFrom('emails').selectAll().where('instance_id', '=', instanceId).where('recipient', '=', email.trim().toLowerCase()).orderBy('created_at').orderBy('id').execute(),
   ])
-  return { email, contactMessages, newsletterSignups, newsletterSubscriptions, bookings, storedAnswers }
+  return { email, contactMessages, newsletterSignups, newsletterSubscriptions, bookings, storedAnswers, emails }
 }
 
 /**
@@ -39,6 +41,7 @@ export interface ErasureCounts {
   newsletterSubscriptions: number
   bookingsAnonymised: number
   storedAnswers: number
+  emails: number
 }
 
 /**
@@ -51,7 +54,7 @@ export function* erasePersonalDataPlan(db: Db, instanceId: string, email: string
   const signups = yield* compiled(db.deleteFrom('newsletter_signups').where('instance_id', '=', instanceId).where(sameEmail(email)))
   const subscriptions = yield* compiled(db.deleteFrom('newsletter_subscribers').where('instance_id', '=', instanceId).where(sameEmail(email)))
   // The emails to the address repeat the contact details in their bodies.
-  yield* compiled(db.deleteFrom('emails').where('instance_id', '=', instanceId).where('recipient', '=', email.trim().toLowerCase()))
+  const emails = yield* compiled(db.deleteFrom('emails').where('instance_id', '=', instanceId).where('recipient', '=', email.trim().toLowerCase()))
   const answers = yield* compiled(db.deleteFrom('idempotency_keys').where('instance_id', '=', instanceId)
     .where('caller', 'in', sessionsBookedBy(db, instanceId, email)))
   // The contact is a field of the booking like any other: its version grows, so an operator's stale If-Match fails.
@@ -65,6 +68,7 @@ export function* erasePersonalDataPlan(db: Db, instanceId: string, email: string
     newsletterSubscriptions: subscriptions.changes,
     bookingsAnonymised: bookings.changes,
     storedAnswers: answers.changes,
+    emails: emails.changes,
   }
 }
 

@@ -34,6 +34,8 @@ async function seed(service: TestService) {
   const ana = await book(lisbon, { name: 'Ana Silva', email: 'ANA@example.pt', phone: '912 345 678' })
   const rui = await book(lisbon, { name: 'Rui Costa', email: 'rui@example.pt' })
   await ok(service.client('nyc').post('/contact', { message: 'And in New York?', email: ANA }))
+  // Each booking's confirmation email (kept as not_sent: these services have no SMTP_URL).
+  await service.context.scheduler.runNow('emails')
   return { ana, rui }
 }
 
@@ -57,12 +59,14 @@ test('a manager exports everything stored about an address, whatever its case, i
   assert.deepEqual(data.bookings.map((b: any) => [b.code, b.contact, b.channel, b.status]), [[ana.code, { name: 'Ana Silva', email: 'ANA@example.pt', phone: '+351912345678' }, 'web', 'confirmed']])
   assert.equal(data.stored_answers.length, 1, "the kept answer of her booking's hold")
   assert.equal(data.stored_answers[0].body.id, ana.id)
+  assert.deepEqual(data.emails.map((e: any) => [e.kind, e.booking_id, e.state]), [['booking_confirmed', ana.id, 'not_sent']])
+  assert.match(data.emails[0].text, /Ana Silva/)
   assert.ok(!res.text.includes('rui@example.pt'), "nobody else's data")
   assert.ok(!res.text.includes('New York'), "nor another instance's")
   assert.ok(!res.text.includes((await bookingRow(service, ana.id)).session_id), "session ids are the guest's credentials, not data about her")
 
   const nobody = await manager.get('/privacy?email=nobody@example.pt')
-  assert.deepEqual(nobody.body, { email: 'nobody@example.pt', contact_messages: [], newsletter_signups: [], newsletter_subscriptions: [], bookings: [], stored_answers: [] })
+  assert.deepEqual(nobody.body, { email: 'nobody@example.pt', contact_messages: [], newsletter_signups: [], newsletter_subscriptions: [], bookings: [], stored_answers: [], emails: [] })
 })
 
 test('a manager erases an address: its data goes, its bookings keep their seats and lose the contact, and the counts answer', async (t) => {
@@ -74,7 +78,7 @@ test('a manager erases an address: its data goes, its bookings keep their seats 
 
   const erased = await manager.delete('/privacy?email=Ana@Example.PT')
   assert.equal(erased.status, 200, erased.text)
-  assert.deepEqual(erased.body, { contact_messages: 1, newsletter_signups: 1, newsletter_subscriptions: 1, bookings_anonymised: 1, stored_answers: 1 })
+  assert.deepEqual(erased.body, { contact_messages: 1, newsletter_signups: 1, newsletter_subscriptions: 1, bookings_anonymised: 1, stored_answers: 1, emails: 1 })
 
   const row = await bookingRow(service, ana.id)
   assert.deepEqual([row.status, row.party, row.contact_name, row.contact_email, row.contact_phone], ['confirmed', 2, 'erased', 'erased', null])
@@ -83,9 +87,9 @@ test('a manager erases an address: its data goes, its bookings keep their seats 
   assert.equal((await bookingRow(service, rui.id)).contact_email, 'rui@example.pt')
 
   const after = await manager.get(`/privacy?email=${ANA}`)
-  assert.deepEqual([after.body.contact_messages, after.body.newsletter_signups, after.body.bookings, after.body.stored_answers], [[], [], [], []])
+  assert.deepEqual([after.body.contact_messages, after.body.newsletter_signups, after.body.bookings, after.body.stored_answers, after.body.emails], [[], [], [], [], []])
   const again = await manager.delete(`/privacy?email=${ANA}`)
-  assert.deepEqual(again.body, { contact_messages: 0, newsletter_signups: 0, newsletter_subscriptions: 0, bookings_anonymised: 0, stored_answers: 0 })
+  assert.deepEqual(again.body, { contact_messages: 0, newsletter_signups: 0, newsletter_subscriptions: 0, bookings_anonymised: 0, stored_answers: 0, emails: 0 })
   const nyc = await apiKeyClient(service, 'manager', 'nyc')
   assert.equal((await nyc.client.get(`/privacy?email=${ANA}`)).body.contact_messages.length, 1, 'New York keeps its own')
 })
@@ -100,8 +104,8 @@ test('privacy requests are audited by a keyed hash of the address and the counts
   const entries = (await manager.get('/audit?actor=staff')).body.entries
   const target = { type: 'email', id: emailDigest(service.context.secret, LISBON, ANA) }
   assert.deepEqual(entries.map((e: any) => [e.action, e.target, e.after]), [
-    ['privacy.erased', target, { contact_messages: 1, newsletter_signups: 1, newsletter_subscriptions: 1, bookings_anonymised: 1, stored_answers: 1 }],
-    ['privacy.exported', target, { contact_messages: 1, newsletter_signups: 1, newsletter_subscriptions: 1, bookings: 1, stored_answers: 1 }],
+    ['privacy.erased', target, { contact_messages: 1, newsletter_signups: 1, newsletter_subscriptions: 1, bookings_anonymised: 1, stored_answers: 1, emails: 1 }],
+    ['privacy.exported', target, { contact_messages: 1, newsletter_signups: 1, newsletter_subscriptions: 1, bookings: 1, stored_answers: 1, emails: 1 }],
   ])
   assert.ok(entries.every((e: any) => e.request_id !== null))
   const stored = JSON.stringify(await service.context.store.db.selectFrom('audit_log').selectAll().execute()).toLowerCase()

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import type { Browser, Page } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { setupLink } from '../../src/admin/setup-link.ts'
-import type { Role } from '../../src/domain/roles.ts'
 import { FADO_MON, FADO_TUE, guestBooking } from '../admin/bookings-fixtures.ts'
+import { backOffice, SYSTEM } from '../helpers/back-office.ts'
 import { fitsWidth } from '../helpers/booking-page.ts'
-import { assertAccessible, browserSkipReason, focused, launchBrowser, openGuestPage, screenshot, tabTo, type GuestPage } from '../helpers/browser.ts'
-import { DEFAULT_NOW, startService, type StartedService } from '../helpers/build.ts'
+import { assertAccessible, browserSkipReason, focused, launchBrowser, screenshot, tabTo } from '../helpers/browser.ts'
+import { startService, type StartedService } from '../helpers/build.ts'
 import { apiKeyClient, STAFF_PASSWORD, type OperatorClient } from '../helpers/operator.ts'
 
 // The back office (issue 17) in Chromium, on the real app and database: the server's clock
@@ -15,7 +15,6 @@ import { apiKeyClient, STAFF_PASSWORD, type OperatorClient } from '../helpers/op
 
 /** alfama-walk at 17:30 on Monday 1 June, Lisbon: today's departure the guide works. */
 const ALFAMA_TODAY_1730 = '2026-06-01T16:30:00Z'
-const SYSTEM = { type: 'system' as const, id: null, name: 'test' }
 // The callbacks given to page.waitForFunction run in the browser, where this exists.
 declare const document: { activeElement: { id: string } | null }
 
@@ -34,36 +33,7 @@ describe('the back office in Chromium', { skip: browserSkipReason(), timeout: 30
     await service?.close()
   })
 
-  const ref = () => service.context.catalogs.get('lisbon')!.instance.ref
-  const officeUrl = (path = '') => `${service.origin}/admin/lisbon/${path}`
-
-  /** A browser profile whose clock shows DEFAULT_NOW. */
-  async function officePage(options: Parameters<typeof openGuestPage>[1] = {}): Promise<GuestPage> {
-    const office = await openGuestPage(browser, options)
-    await office.page.clock.setFixedTime(new Date(DEFAULT_NOW))
-    return office
-  }
-
-  /**
-   * Follows a navigation link from the keyboard. A click waits for the link to be "stable" over
-   * animation frames, which under a fixed page clock on a loaded machine it sometimes never saw.
-   */
-  async function follow(link: ReturnType<Page['getByRole']>): Promise<void> {
-    await link.focus()
-    await link.press('Enter')
-  }
-
-  /** A staff account with the test password, signed in through the sign-in form. */
-  async function signInAs(page: Page, role: Role): Promise<string> {
-    const email = `${role}-${Math.random().toString(36).slice(2, 8)}@example.com`
-    await service.context.staff.addStaff(ref(), { email, name: `Sam ${role}`, role, password: STAFF_PASSWORD }, SYSTEM, service.clock.now())
-    await page.goto(officeUrl())
-    await page.getByLabel('Email').fill(email)
-    await page.getByLabel('Password').fill(STAFF_PASSWORD)
-    await page.getByRole('button', { name: 'Sign in' }).click()
-    await page.getByRole('heading', { level: 1, name: /^Today/ }).waitFor()
-    return email
-  }
+  const { ref, officeUrl, officePage, signInAs, follow } = backOffice(() => ({ service, browser }))
 
   /** Declines every waiting request, so a test starts with an empty inbox. */
   async function clearRequests(): Promise<void> {
@@ -209,6 +179,28 @@ describe('the back office in Chromium', { skip: browserSkipReason(), timeout: 30
     await office.close()
   })
 
+  test('a guide steps from today to the next day and back, and each day lists that day\'s departures', async () => {
+    const office = await officePage()
+    const { page } = office
+    await signInAs(page, 'guide')
+    await follow(page.getByRole('link', { name: 'Next day →' }))
+    await page.waitForURL(officeUrl('today/2026-06-02'))
+    const heading = page.getByRole('heading', { level: 1 })
+    await page.waitForFunction(() => document.activeElement !== null && (document.activeElement as unknown as { tagName: string }).tagName === 'H1')
+    assert.doesNotMatch(await heading.textContent() ?? '', /Today/)
+    const tuesday = (await manager.get('/departures?from=2026-06-02&to=2026-06-02&limit=200')).body.departures
+    assert.ok(tuesday.length > 0)
+    await page.locator('.departure').nth(tuesday.length - 1).waitFor()
+    assert.equal(await page.locator('.departure').count(), tuesday.length, 'every departure of Tuesday, and only those')
+    await assertAccessible(page, 'another day')
+    await follow(page.getByRole('link', { name: 'Today', exact: true }).last())
+    await page.getByRole('heading', { level: 1, name: /^Today/ }).waitFor()
+    await follow(page.getByRole('link', { name: '← Previous day' }))
+    await page.waitForURL(officeUrl('today/2026-05-31'))
+    assert.deepEqual(office.consoleErrors, [])
+    await office.close()
+  })
+
   test('keyboard only: a staff member confirms one request and declines another with a reason; focus follows', async () => {
     await clearRequests()
     const older = await guestBooking(service, { tour_id: 'fado-night', start: FADO_TUE, party: 2 }, { name: 'Older Request', email: 'older@example.pt' })
@@ -263,7 +255,7 @@ describe('the back office in Chromium', { skip: browserSkipReason(), timeout: 30
   test('a locked-out email and an ended session each get a sentence that says what happened', async () => {
     const office = await officePage()
     const { page } = office
-    const email = await signInAs(page, 'staff')
+    const { email } = await signInAs(page, 'staff')
     // Unused for more than 2 hours, the session ends; the next call is refused.
     service.clock.advance({ hours: 3 })
     await follow(page.getByRole('link', { name: 'Requests' }))

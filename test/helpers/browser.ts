@@ -37,10 +37,13 @@ export interface GuestPage {
   /** Page errors and Content-Security-Policy refusals seen so far; a test ends by checking it is empty. */
   faults: string[]
   /**
-   * Every console error so far, including the ones Chromium logs for an answer of 4xx or 5xx.
-   * Steps that provoke a refusal on purpose log one, so only some steps can expect none.
+   * Every console error so far but Chromium's line for an answer of 4xx (a refusal the page
+   * shows its user, which a test may provoke on purpose): a test ends by checking it is empty.
+   * An answer of 5xx stays here.
    */
   consoleErrors: string[]
+  /** Chromium's console lines for answers of 4xx, kept apart from the errors. */
+  refusals: string[]
   close(): Promise<void>
 }
 
@@ -50,13 +53,16 @@ export async function openGuestPage(browser: Browser, options: BrowserContextOpt
   const page = await context.newPage()
   const faults: string[] = []
   const consoleErrors: string[] = []
+  const refusals: string[] = []
   page.on('pageerror', (err) => faults.push(`page error: ${err.message}`))
   page.on('console', (message) => {
     if (message.type() !== 'error') return
-    consoleErrors.push(`${message.text()} (${message.location().url})`)
+    const line = `${message.text()} (${message.location().url})`
+    if (/^Failed to load resource: the server responded with a status of 4\d\d\b/.test(message.text())) refusals.push(line)
+    else consoleErrors.push(line)
     if (/Content Security Policy/i.test(message.text())) faults.push(`CSP: ${message.text()}`)
   })
-  return { page, faults, consoleErrors, close: () => context.close() }
+  return { page, faults, consoleErrors, refusals, close: () => context.close() }
 }
 
 /**
@@ -106,6 +112,20 @@ export function focused(page: Page): Promise<FocusedElement> {
       decoy: element.closest('.decoy-fields') !== null,
     }
   })
+}
+
+/**
+ * Waits for the element with this id to have the focus: a view moves it in an effect after
+ * the render that shows the change, so the change being visible is not yet the focus moved.
+ * Fails naming what has the focus instead.
+ */
+export async function focusReaches(page: Page, id: string, why = `focus on #${id}`): Promise<void> {
+  try {
+    await page.waitForFunction((wanted) => document.activeElement?.id === wanted, id, { timeout: 10_000 })
+  } catch {
+    const now = await focused(page)
+    assert.fail(`${why}: it is on <${now.tag}${now.id ? ` id="${now.id}"` : ''}> "${now.text.slice(0, 60)}"`)
+  }
 }
 
 /**

@@ -29,6 +29,10 @@ export const PersonalData = named('PersonalData', Type.Object({
     key: Type.String(), created_at: Instant, expires_at: Instant, status_code: Type.Integer(),
     body: Type.Unknown({ description: 'The answer kept for an Idempotency-Key retry; it repeats the contact details' }),
   })),
+  emails: Type.Array(Type.Object({
+    id: Type.String(), kind: Type.String(), booking_id: Text, subject: Type.String(), text: Type.String({ description: 'The plain-text body' }),
+    state: Type.String(), created_at: Instant, sent_at: Nullable(Instant),
+  }, { description: 'Every email kept in the log to the address (see GET /emails)' })),
 }))
 
 export const ErasureAnswer = named('ErasureAnswer', Type.Object({
@@ -37,4 +41,5 @@ export const ErasureAnswer = named('ErasureAnswer', Type.Object({
   newsletter_subscriptions: Type.Integer({ description: 'Subscriptions ended and deleted' }),
   bookings_anonymised: Type.Integer({ description: 'Bookings that lost their contact (name and email become "erased", the phone null); their seats stay' }),
   stored_answers: Type.Integer({ description: 'Kept Idempotency-Key answers deleted' }),
+  emails: Type.Integer({ description: 'Emails to the address deleted from the email log (their bodies repeat the contact details)' }),
 }))

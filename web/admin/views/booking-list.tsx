@@ -79,7 +79,7 @@ export function BookingList() {
     }
   }
 
-  const set = (key: keyof Filters) => (event: Event) => setDraft({ ...draft, [key]: (event.currentTarget as HTMLInputElement).value })
+  const set = (key: keyof Filters) => (event: Event) => { const value = (event.currentTarget as HTMLInputElement).value; setDraft((current) => ({ ...current, [key]: value })) }
   const shown = state.kind === 'ready' ? [...state.data.bookings, ...more.bookings] : []
   return (
     <>

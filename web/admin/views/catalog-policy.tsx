@@ -29,7 +29,9 @@ function PolicyForm({ policy: loaded, onSaved }: { policy: CatalogPolicy, onSave
   const [busy, setBusy] = useState(false)
   const [saved, setSaved] = useState<{ text: string, draft: PolicyDraft } | null>(null)
   const { form, summary, errors, clear, showRefusal } = useFormErrors()
-  const set = (change: Partial<PolicyDraft>) => setDraft({ ...draft, ...change })
+  // From the draft as it is now, not as this render saw it: two inputs within one frame
+  // (autofill, a fast typist, a test) must both stick.
+  const set = (change: Partial<PolicyDraft>) => setDraft((current) => ({ ...current, ...change }))
   const setTier = (index: number, change: Partial<PolicyDraft['tiers'][number]>) => set({ tiers: draft.tiers.map((t, i) => (i === index ? { ...t, ...change } : t)) })
 
   async function save(event: Event): Promise<void> {

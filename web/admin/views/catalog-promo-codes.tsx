@@ -96,7 +96,9 @@ function PromoForm({ promo, tours, money, onSaved, onCancel }: PromoFormProps) {
     : { code: '', kind: 'percent', value: '', valid_from: today, valid_until: '', tour_ids: [], max_uses: '' }))
   const [busy, setBusy] = useState(false)
   const { form, summary, errors, clear, showProblems, showRefusal } = useFormErrors()
-  const set = (change: Partial<PromoDraft>) => setDraft({ ...draft, ...change })
+  // From the draft as it is now, not as this render saw it: two inputs within one frame
+  // (autofill, a fast typist, a test) must both stick.
+  const set = (change: Partial<PromoDraft>) => setDraft((current) => ({ ...current, ...change }))
   const prefix = promo ? `promo-${promo.code}` : 'promo-new'
 
   useEffect(() => {

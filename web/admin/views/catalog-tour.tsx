@@ -70,7 +70,9 @@ function TourEditor({ tour, onSaved }: { tour: OperatorTour | null, onSaved?: (t
   // What the loaded tour gives when read back through the form: only what the manager changed differs from it.
   const baseline = useMemo(() => (original ? tourOf(tourDraft(original, money), money).tour : null), [original, money])
 
-  const set = (change: Partial<TourDraft>) => setDraft({ ...draft, ...change })
+  // From the draft as it is now, not as this render saw it: two inputs within one frame
+  // (autofill, a fast typist, a test) must both stick.
+  const set = (change: Partial<TourDraft>) => setDraft((current) => ({ ...current, ...change }))
 
   async function save(event: Event): Promise<void> {
     event.preventDefault()

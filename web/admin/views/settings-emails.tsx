@@ -82,11 +82,11 @@ export function EmailLog() {
       }}>
         <div>
           <label for="email-to">To</label>
-          <input id="email-to" type="email" autocomplete="off" spellcheck={false} value={typed.to} onInput={(e) => setTyped({ ...typed, to: e.currentTarget.value })} />
+          <input id="email-to" type="email" autocomplete="off" spellcheck={false} value={typed.to} onInput={(e) => { const to = e.currentTarget.value; setTyped((current) => ({ ...current, to })) }} />
         </div>
         <div>
           <label for="email-booking">Booking code</label>
-          <input id="email-booking" type="text" autocomplete="off" spellcheck={false} value={typed.booking} onInput={(e) => setTyped({ ...typed, booking: e.currentTarget.value })} />
+          <input id="email-booking" type="text" autocomplete="off" spellcheck={false} value={typed.booking} onInput={(e) => { const booking = e.currentTarget.value; setTyped((current) => ({ ...current, booking })) }} />
         </div>
         <div class="actions">
           <button type="submit" class="button">Show</button>

@@ -88,7 +88,7 @@ export function StaffSettings() {
                 {!a.disabled && (
                   <form class="inline-field role-form" onSubmit={(e) => { e.preventDefault(); void changeRole(a) }}>
                     <label for={`role-${a.id}`} class="visually-hidden">Role of {a.name}</label>
-                    <select id={`role-${a.id}`} value={chosen} onChange={(e) => setRoles({ ...roles, [a.id]: e.currentTarget.value as RoleName })}>
+                    <select id={`role-${a.id}`} value={chosen} onChange={(e) => { const role = e.currentTarget.value as RoleName; setRoles((current) => ({ ...current, [a.id]: role })) }}>
                       {ROLES.map((r) => <option value={r.role} key={r.role}>{r.name}</option>)}
                     </select>
                     <button type="submit" class="button quiet" disabled={busy === a.id || chosen === a.role} aria-label={`Change role of ${a.name}`}>Change role</button>

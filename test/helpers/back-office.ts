@@ -1,0 +1,83 @@
+import assert from 'node:assert/strict'
+import type { Browser, BrowserContextOptions, Locator, Page } from 'playwright-core'
+import type { Role } from '../../src/domain/roles.ts'
+import { openGuestPage, type GuestPage } from './browser.ts'
+import { DEFAULT_NOW, type StartedService } from './build.ts'
+import { STAFF_PASSWORD } from './operator.ts'
+
+// What the back office's browser tests (test/browser/back-office*.test.ts) share: pages whose
+// clock is held at DEFAULT_NOW, addresses in the lisbon instance, and staff signed in through
+// the sign-in form.
+
+/** The actor of staff accounts a test makes directly through the service. */
+export const SYSTEM = { type: 'system' as const, id: null, name: 'test' }
+
+export interface SignInOptions {
+  /** The staff member's name; `Sam <role>` unless given. */
+  name?: string
+  /** The back office path to open (below the instance; '' is Today): the sign-in form shows there. */
+  path?: string
+  /** The h1 that shows the sign-in is done: /^Today/ unless given. */
+  heading?: string | RegExp
+}
+
+export interface BackOffice {
+  /** The lisbon instance's reference, for calls to the service's context. */
+  ref(): string
+  /** The address of a back office path of the lisbon instance. */
+  officeUrl(path?: string): string
+  /**
+   * A browser profile whose clock shows DEFAULT_NOW. Its close() first checks that the page
+   * had no script error, no CSP refusal and no console error (refused requests aside) all along.
+   */
+  officePage(options?: BrowserContextOptions): Promise<GuestPage>
+  /** A staff account of `role` with the test password, signed in through the sign-in form. */
+  signInAs(page: Page, role: Role, options?: SignInOptions): Promise<{ email: string, id: string }>
+  /**
+   * Follows a navigation link from the keyboard. A click waits for the link to be "stable" over
+   * animation frames, which under a fixed page clock on a loaded machine it sometimes never saw.
+   */
+  follow(link: Locator): Promise<void>
+}
+
+/**
+ * The back office helpers of one describe block. `started` answers the service and browser the
+ * block's before() starts, so the helpers can be made where the block declares them.
+ */
+export function backOffice(started: () => { service: StartedService, browser: Browser }): BackOffice {
+  const ref = () => started().service.context.catalogs.get('lisbon')!.instance.ref
+  const officeUrl = (path = '') => `${started().service.origin}/admin/lisbon/${path}`
+
+  async function officePage(options: BrowserContextOptions = {}): Promise<GuestPage> {
+    const office = await openGuestPage(started().browser, options)
+    await office.page.clock.setFixedTime(new Date(DEFAULT_NOW))
+    return {
+      ...office,
+      async close() {
+        assert.deepEqual(office.faults, [], 'no script error or CSP refusal')
+        assert.deepEqual(office.consoleErrors, [], 'no console error')
+        await office.close()
+      },
+    }
+  }
+
+  async function signInAs(page: Page, role: Role, options: SignInOptions = {}): Promise<{ email: string, id: string }> {
+    const { service } = started()
+    const { name = `Sam ${role}`, path = '', heading = /^Today/ } = options
+    const email = `${role}-${Math.random().toString(36).slice(2, 8)}@example.com`
+    const { staff } = await service.context.staff.addStaff(ref(), { email, name, role, password: STAFF_PASSWORD }, SYSTEM, service.clock.now())
+    await page.goto(officeUrl(path))
+    await page.getByLabel('Email').fill(email)
+    await page.getByLabel('Password').fill(STAFF_PASSWORD)
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await page.getByRole('heading', { level: 1, name: heading }).waitFor()
+    return { email, id: staff.id }
+  }
+
+  async function follow(link: Locator): Promise<void> {
+    await link.focus()
+    await link.press('Enter')
+  }
+
+  return { ref, officeUrl, officePage, signInAs, follow }
+}
