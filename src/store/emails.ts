@@ -68,9 +68,13 @@ export function emailRepository({ supportsSkipLocked, dialect }: Database) {
       if (rules.canSend && dialect === 'postgres') {
         // Under READ COMMITTED two transactions would each count the other's messages out and
         // both go past the cap: each recipient's count-and-insert is made one at a time. The
-        // locks are taken in one order, so two batches naming the same recipients cannot deadlock.
-        const recipients = [...new Set(messages.map((m) => `${m.instanceId} ${m.recipient.trim().toLowerCase()}`))].sort()
-        for (const key of recipients) yield* statement('select 1 as locked from pg_advisory_xact_lock(hashtextextended(?, 0))', [`email-cap ${key}`])
+        // locks are taken in one order, so two batches naming the same recipients cannot deadlock;
+        // one statement takes them all, not a round trip each.
+        const keys = [...new Set(messages.map((m) => `email-cap ${m.instanceId} ${m.recipient.trim().toLowerCase()}`))].sort()
+        yield* statement(
+          `select count(*) as locked from (select pg_advisory_xact_lock(hashtextextended(key, 0))
+             from unnest(?::text[]) with ordinality as k(key, n) order by n) as held`,
+          [keys])
       }
       for (const message of messages) {
         const recipient = message.recipient.trim().toLowerCase()
