@@ -5,7 +5,7 @@ import type { BookingRow } from '../store/bookings.ts'
 import type { NewEmail } from '../store/emails.ts'
 import type { EventNotice, EventRow } from '../store/events.ts'
 import { bookingCalendar } from './email-calendar.ts'
-import { bookingFacts, guestMessages, localStart, money, operatorMessages, type BookingFacts, type Message } from './email-messages.ts'
+import { bookingFacts, guestMessages, localStart, money, operatorMessages, type Message } from './email-messages.ts'
 import type { InstanceCatalog } from './instance-catalog.ts'
 import { manageLinkOf } from './manage-token.ts'
 import { requestDeadline } from './operator-bookings.ts'
@@ -111,10 +111,7 @@ export function projectEvent(event: EventRow, context: ProjectionContext): Proje
       return out
     }
     case 'booking.confirmed':
-      if (guestHears) {
-        const message = confirmation(row, facts, catalog, origin, manageUrl)
-        add('booking_confirmed', guest, message, row, message.calendar)
-      }
+      if (guestHears) add('booking_confirmed', guest, guestMessages.confirmed(facts, catalog, manageUrl), row, calendar())
       if (notice.from === 'held') toOperators('new_booking', () => operatorMessages.newBooking(facts, catalog, view), row)
       return out
     case 'booking.declined':
@@ -141,16 +138,14 @@ export function projectEvent(event: EventRow, context: ProjectionContext): Proje
 }
 
 /**
- * The guest's confirmation of a booking as it stands, with its calendar file: made for the
- * booking.confirmed event, and made again, the same, when staff resend it.
+ * The guest's confirmation of a booking as it stands, with its calendar file, for staff to
+ * send again: made as projectEvent makes the booking.confirmed one, from the same parts.
  */
 export function confirmationOf(row: BookingRow, context: Omit<ProjectionContext, 'operators'>): Message & { calendar: string } {
   const { catalog } = context
-  return confirmation(row, bookingFacts(row, catalog), catalog, context.origin, manageLinkOf(context.secret, context.origin, catalog.instance, row, context.now))
-}
-
-function confirmation(row: BookingRow, facts: BookingFacts, catalog: InstanceCatalog, origin: string, manageUrl: string | null): Message & { calendar: string } {
-  const calendar = bookingCalendar(row, facts, { name: catalog.instance.name, domain: new URL(origin).hostname }, manageUrl).content
+  const facts = bookingFacts(row, catalog)
+  const manageUrl = manageLinkOf(context.secret, context.origin, catalog.instance, row, context.now)
+  const calendar = bookingCalendar(row, facts, { name: catalog.instance.name, domain: new URL(context.origin).hostname }, manageUrl).content
   return { ...guestMessages.confirmed(facts, catalog, manageUrl), calendar }
 }
 

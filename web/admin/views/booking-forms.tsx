@@ -1,8 +1,9 @@
 import type { ComponentChildren } from 'preact'
 import { useEffect, useRef, useState } from 'preact/hooks'
+import { addDays } from '../dates.ts'
 import { useOffice } from '../session.tsx'
 import {
-  addDays, DeparturePicker, feeOf, feePercentAt, FieldError, invalid, useCurrentPolicy, useTours, type FormError,
+  DeparturePicker, feeOf, feePercentAt, FieldError, invalid, useCurrentPolicy, useTours, type FormError,
 } from './booking-shared.tsx'
 import type { BookingDetail, TourInfo } from './booking-types.ts'
 

@@ -103,12 +103,6 @@ export function invalid(id: string, text: string | undefined): { 'aria-invalid'?
   return text ? { 'aria-invalid': 'true', 'aria-describedby': id } : {}
 }
 
-/** A YYYY-MM-DD date a number of days after another. */
-export function addDays(date: string, days: number): string {
-  const [y, m, d] = date.split('-').map(Number)
-  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10)
-}
-
 /**
  * The departures of a tour on a day, each with its free seats, as radio buttons. One that
  * cannot take `seats` more guests (full, closed, cancelled, ended) cannot be chosen and says why.

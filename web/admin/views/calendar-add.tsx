@@ -3,7 +3,7 @@ import { Problem } from '../api.ts'
 import { useOffice } from '../session.tsx'
 import type { Departure } from '../types.ts'
 import type { TourChoice } from './calendar.tsx'
-import { isDate, zonedStart } from './calendar-dates.ts'
+import { isDate, zonedStart } from '../dates.ts'
 import { closeDialogOf, Dialog, FieldError, fieldProps, idempotencyKey } from './calendar-dialog.tsx'
 
 type Field = 'tour' | 'date' | 'time' | 'capacity'

@@ -1,7 +1,7 @@
 import { useRouter } from '../router.tsx'
 import { useOffice } from '../session.tsx'
 import type { Departure } from '../types.ts'
-import { monthWeeks, noonOf } from './calendar-dates.ts'
+import { monthWeeks, noonOf } from '../dates.ts'
 import { DepartureBadges, Fullness, liveGuests } from './departure-status.tsx'
 import { departurePath } from './today.tsx'
 

@@ -5,6 +5,7 @@ import type { Loaded } from '../load.tsx'
 import { Link } from '../router.tsx'
 import { useOffice } from '../session.tsx'
 import type { Formats } from '../../src/format.ts'
+import { offsetMinutes } from '../dates.ts'
 
 /** Pieces every settings page uses: the way back, times in the operator's zone, field errors, a secret shown once, a confirmed action, paged lists. */
 
@@ -32,20 +33,9 @@ export function when(formats: Formats, instant: string): string {
   return new Intl.DateTimeFormat(formats.locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: formats.operatorZone }).format(new Date(instant))
 }
 
-/** The wall-clock parts of an instant in a zone. */
-function wallClock(zone: string, at: number): { year: number, month: number, day: number, hour: number, minute: number, second: number } {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
-  }).formatToParts(at)
-  const part = (type: string) => Number(parts.find((p) => p.type === type)?.value)
-  return { year: part('year'), month: part('month'), day: part('day'), hour: part('hour'), minute: part('minute'), second: part('second') }
-}
-
 /** An instant as the value of an `<input type="datetime-local">` showing the operator's clock. */
 export function localInputValue(zone: string, at: number): string {
-  const w = wallClock(zone, at)
-  const two = (n: number) => String(n).padStart(2, '0')
-  return `${w.year}-${two(w.month)}-${two(w.day)}T${two(w.hour)}:${two(w.minute)}`
+  return new Date(at + offsetMinutes(at, zone) * 60_000).toISOString().slice(0, 16)
 }
 
 /** A datetime-local value ("2026-06-01T09:00") read as the operator's clock in `zone`: the instant, RFC 3339 in UTC. */
@@ -54,13 +44,9 @@ export function instantOfLocal(local: string, zone: string): string | null {
   if (!match) return null
   const [year, month, day, hour, minute] = match.slice(1).map(Number)
   const wall = Date.UTC(year, month - 1, day, hour, minute)
-  const offsetAt = (at: number) => {
-    const w = wallClock(zone, at)
-    return Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second) - Math.floor(at / 1000) * 1000
-  }
   // Twice: the offset at the first guess may differ from the offset at the answer (a change of clocks in between).
-  const guess = wall - offsetAt(wall)
-  return new Date(wall - offsetAt(guess)).toISOString()
+  const guess = wall - offsetMinutes(wall, zone) * 60_000
+  return new Date(wall - offsetMinutes(guess, zone) * 60_000).toISOString()
 }
 
 /** What the validator says, in words for people; the messages that only repeat "or null" are left out. */

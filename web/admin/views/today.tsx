@@ -1,4 +1,5 @@
 import { useOffice } from '../session.tsx'
+import { addDays, isDate } from '../dates.ts'
 import { Link } from '../router.tsx'
 import { LoadState, useLoad } from '../load.tsx'
 import type { Departure } from '../types.ts'
@@ -6,14 +7,6 @@ import { DepartureBadges, Fullness } from './departure-status.tsx'
 
 export function departurePath(d: { tour_id: string, start: string }): string {
   return `departures/${encodeURIComponent(d.tour_id)}/${encodeURIComponent(d.start)}`
-}
-
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/
-
-/** The calendar day `days` after an ISO date (a plain date: no zone, no clock change). */
-export function addDays(date: string, days: number): string {
-  const [year, month, day] = date.split('-').map(Number)
-  return new Date(Date.UTC(year, month - 1, day + days)).toISOString().slice(0, 10)
 }
 
 /**
@@ -24,7 +17,7 @@ export function TodayView({ path }: { path: string }) {
   const { api, formats, tourTitle } = useOffice()
   const today = formats.operatorDate(new Date().toISOString())
   const asked = path.startsWith('today/') ? path.slice('today/'.length) : ''
-  const date = ISO_DATE.test(asked) ? asked : today
+  const date = isDate(asked) ? asked : today
   const [state, reload] = useLoad(
     () => api.get<{ departures: Departure[] }>(`/departures?from=${date}&to=${date}&limit=200`).then((b) => b.departures),
     [date],

@@ -1,7 +1,7 @@
 /**
- * Calendar dates (YYYY-MM-DD, no zone: a day on the operator's calendar) and the one step
- * from a local date and time in a zone to an instant, with Intl alone (no Temporal in the
- * back office's bundle).
+ * Calendar dates (YYYY-MM-DD, no zone: a day on the operator's calendar) and the steps
+ * between a local date and time in a zone and an instant, with Intl alone (no Temporal in
+ * the back office's bundle).
  */
 
 export type CalendarMode = 'week' | 'month'
@@ -76,7 +76,7 @@ export function rangeLabel(locale: string, mode: CalendarMode, anchor: string): 
 }
 
 /** Minutes a zone's clocks are ahead of UTC at an instant. */
-function offsetMinutes(epochMs: number, zone: string): number {
+export function offsetMinutes(epochMs: number, zone: string): number {
   const parts = new Intl.DateTimeFormat('en-US', {
     timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric',
   }).formatToParts(epochMs)
