@@ -1,41 +1,59 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns'
-import { BlockList, isIP } from 'node:net'
+import { isIP } from 'node:net'
+import ipaddr from 'ipaddr.js'
+
+/** The IPv4 address made of the 32 bits of `parts` (16-bit groups) starting at group `from`, each group XORed with `mask`. */
+function ipv4At(parts: number[], from: number, mask = 0): ipaddr.IPv4 {
+  const high = parts[from] ^ mask
+  const low = parts[from + 1] ^ mask
+  return new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff])
+}
 
 /**
- * Where a webhook may not connect unless TOURDESK_WEBHOOKS_ALLOW_PRIVATE=on (SSRF defence):
- * loopback, private (RFC 1918, fc00::/7), link-local, unspecified, CGNAT, multicast and
- * reserved ranges. An IPv4-mapped IPv6 address is judged by the IPv4 address it carries.
+ * The IPv4 addresses an IPv6 address carries, by the forms that route to them: IPv4-mapped
+ * (::ffff:a.b.c.d), IPv4-translated (::ffff:0:a.b.c.d), IPv4-compatible (::a.b.c.d),
+ * NAT64's well-known prefix (64:ff9b::a.b.c.d), 6to4 (2002:aabb:ccdd::) and Teredo (server and
+ * obfuscated client). Empty for any other address.
  */
-const BLOCKED = new BlockList()
-for (const [net, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) BLOCKED.addSubnet(net, prefix, 'ipv4')
-for (const [net, prefix] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8]] as const) BLOCKED.addSubnet(net, prefix, 'ipv6')
-
-/** The IPv4 address inside an IPv4-mapped IPv6 address (::ffff:a.b.c.d, in any spelling), else null. */
-function mappedIpv4(address: string): string | null {
-  // The URL parser writes an IPv6 address in its one canonical form: ::ffff:7f00:1 for ::ffff:127.0.0.1.
-  const canonical = new URL(`http://[${address}]/`).hostname
-  const groups = /^\[::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})\]$/.exec(canonical)
-  if (!groups) return null
-  const high = parseInt(groups[1], 16)
-  const low = parseInt(groups[2], 16)
-  return [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.')
+function embeddedIpv4(address: ipaddr.IPv6): ipaddr.IPv4[] {
+  const parts = address.parts
+  switch (address.range()) {
+    case 'ipv4Mapped':
+    case 'rfc6145':
+      return [ipv4At(parts, 6)]
+    case 'rfc6052':
+      // 64:ff9b:1::/48 is NAT64 for local use only: refused whatever it carries (see isBlockedAddress).
+      return parts[2] === 0 ? [ipv4At(parts, 6)] : []
+    case '6to4':
+      return [ipv4At(parts, 1)]
+    case 'teredo':
+      return [ipv4At(parts, 2), ipv4At(parts, 6, 0xffff)]
+    default:
+      return parts.slice(0, 6).every((part) => part === 0) ? [ipv4At(parts, 6)] : []
+  }
 }
 
-/** True when a webhook must not connect to `address` (an IP address, v4 or v6). */
+/**
+ * True when a webhook must not connect to `address` (an IP address, v4 or v6) unless
+ * TOURDESK_WEBHOOKS_ALLOW_PRIVATE=on (SSRF defence): anything but a public unicast address
+ * (ipaddr.js's ranges: loopback, private, link-local, unspecified, CGNAT, multicast, reserved,
+ * unique-local, the deprecated site-local fec0::/10 …), and an IPv6 address that carries an
+ * IPv4 address when that one is refused, in whatever form it carries it.
+ */
 export function isBlockedAddress(address: string): boolean {
-  const family = isIP(address)
-  if (family === 4) return BLOCKED.check(address, 'ipv4')
-  if (family !== 6) return true
-  const inner = mappedIpv4(address)
-  return inner !== null ? BLOCKED.check(inner, 'ipv4') : BLOCKED.check(address, 'ipv6')
+  if (!ipaddr.isValid(address)) return true
+  const parsed = ipaddr.parse(address)
+  if (parsed.kind() === 'ipv4') return parsed.range() !== 'unicast'
+  const v6 = parsed as ipaddr.IPv6
+  const inner = embeddedIpv4(v6)
+  if (inner.length > 0) return inner.some((v4) => v4.range() !== 'unicast')
+  return v6.range() !== 'unicast' && v6.range() !== 'teredo'
 }
 
+/** The refusal names the host as given, never what it resolved to (which would let a caller map internal names). */
 export class RefusedAddressError extends Error {
-  constructor(readonly host: string, readonly address: string) {
-    super(`${host} resolves to ${address}, a private, loopback or otherwise internal address; webhooks are not sent there (TOURDESK_WEBHOOKS_ALLOW_PRIVATE is off)`)
+  constructor(readonly host: string) {
+    super(`${host} is or resolves to a private, loopback or otherwise internal address; webhooks are not sent there (TOURDESK_WEBHOOKS_ALLOW_PRIVATE is off)`)
   }
 }
 
@@ -50,8 +68,7 @@ export async function resolveSafely(host: string): Promise<LookupAddress[]> {
   const addresses: LookupAddress[] = literal !== 0
     ? [{ address: host, family: literal }]
     : await new Promise((resolve, reject) => dnsLookup(host, { all: true, verbatim: true }, (err, found) => err ? reject(err) : resolve(found)))
-  const blocked = addresses.find((a) => isBlockedAddress(a.address))
-  if (blocked) throw new RefusedAddressError(host, blocked.address)
+  if (addresses.some((a) => isBlockedAddress(a.address))) throw new RefusedAddressError(host)
   return addresses
 }
 

@@ -22,6 +22,30 @@ test('with private addresses refused, loopback and private URLs are 422 naming u
   assert.deepEqual((await admin.get('/webhooks')).body.webhooks, [])
 })
 
+test('an IPv6 address carrying a refused IPv4 address, in any form, and site-local fec0::/10 are refused; the same forms carrying a public address are not', async (t) => {
+  const { service } = await operatorService(t)
+  const admin = await manager(service)
+  // IPv4-compatible, IPv4-translated, NAT64, NAT64 for local use, 6to4, Teredo (client 127.0.0.1 obfuscated), site-local.
+  for (const url of ['http://[::127.0.0.1]/', 'http://[::ffff:0:127.0.0.1]/', 'http://[64:ff9b::127.0.0.1]/', 'http://[64:ff9b::10.0.0.1]/',
+    'http://[64:ff9b:1::808:808]/', 'http://[2002:7f00:1::]/', 'http://[2002:c0a8:101::1]/', 'http://[2001:0:5ef5:79fd::80ff:fffe]/', 'http://[fec0::1]/']) {
+    const refused = await admin.post('/webhooks', { url, events: ['booking.requested'] })
+    assert.equal(refused.status, 422, `${url}: ${refused.text}`)
+    assert.equal(refused.body.code, 'webhook_url_refused')
+  }
+  for (const url of ['http://[64:ff9b::8.8.8.8]/', 'http://[2002:808:808::1]/', 'http://[2606:4700::1111]/']) {
+    assert.equal((await admin.post('/webhooks', { url, events: ['booking.requested'] })).status, 201, url)
+  }
+})
+
+test('a refused name is named, never what it resolves to', async (t) => {
+  const { service } = await operatorService(t)
+  const admin = await manager(service)
+  const refused = await admin.post('/webhooks', { url: 'http://localhost:9/hook', events: ['booking.requested'] })
+  assert.equal(refused.status, 422)
+  assert.match(refused.text, /localhost/)
+  assert.doesNotMatch(refused.text, /127\.0\.0\.1|::1/)
+})
+
 test('the address is checked again at every connection: an endpoint made while allowed is refused once the setting is off', async (t) => {
   const { service } = await operatorService(t, { webhooks: { allowPrivate: true } })
   const hooks = await receiver(t)
@@ -37,7 +61,8 @@ test('the address is checked again at every connection: an endpoint made while a
   const [delivery] = (await admin.get(`/webhooks/${made.body.webhook.id}/deliveries`)).body.deliveries
   assert.equal(delivery.status, 'pending')
   assert.equal(delivery.last_status, null)
-  assert.match(delivery.last_error, /localhost resolves to (127\.0\.0\.1|::1).*TOURDESK_WEBHOOKS_ALLOW_PRIVATE/)
+  assert.match(delivery.last_error, /localhost is or resolves to a private.*TOURDESK_WEBHOOKS_ALLOW_PRIVATE/)
+  assert.doesNotMatch(delivery.last_error, /127\.0\.0\.1|::1/)
   const { store } = service.context
   const endpoint = await store.read(() => store.webhooks.find(service.context.catalogs.get('lisbon')!.instance.ref, made.body.webhook.id))
   const ping = await strict.ping(endpoint!, service.clock.now())
