@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { parseCatalogFile } from '../src/config/catalog.ts'
+import { parseCatalogFile } from '../src/catalog/catalog-file.ts'
 import { closeContext, openContext } from '../src/context.ts'
 import { openStore, type Store } from '../src/store/store.ts'
 import { BENCH_REF, MEASURED_TOUR } from './catalog.ts'

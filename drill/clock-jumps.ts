@@ -1,5 +1,5 @@
 import { Temporal } from 'temporal-polyfill'
-import { runHousekeeping } from '../src/services/housekeeping.ts'
+import { runHousekeeping } from '../src/jobs/housekeeping.ts'
 import { startService, type StartedService } from '../test/helpers/build.ts'
 import { drillCatalog } from '../test/helpers/catalog-file.ts'
 import type { ApiClient, ApiResponse } from '../test/helpers/client.ts'

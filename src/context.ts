@@ -1,20 +1,20 @@
-import { parseCatalogFile, readCatalogText } from './config/catalog.ts'
+import { parseCatalogFile, readCatalogText } from './catalog/catalog-file.ts'
 import type { DatabaseTarget, Settings } from './config/env.ts'
 import type { Clock } from './domain/clock.ts'
 import { MemoryBuckets, type RateLimiter } from './http/rate-limit.ts'
 import { RedisBuckets } from './http/redis-buckets.ts'
 import { bookingService, type BookingService } from './services/bookings.ts'
-import { catalogEditor, type CatalogEditor } from './services/catalog-editor.ts'
-import { CatalogRegistry } from './services/catalog-registry.ts'
+import { catalogEditor, type CatalogEditor } from './catalog/catalog-editor.ts'
+import { CatalogRegistry } from './catalog/catalog-registry.ts'
 import { departureService, type DepartureService } from './services/departures.ts'
 import { departureMinimum } from './services/departure-minimum.ts'
 import { operatorBookingService, type OperatorBookingService } from './services/operator-bookings.ts'
-import { runHousekeeping } from './services/housekeeping.ts'
-import { Scheduler } from './services/scheduler.ts'
+import { runHousekeeping } from './jobs/housekeeping.ts'
+import { Scheduler } from './jobs/scheduler.ts'
 import { staffAuth, type StaffAuth } from './services/staff-auth.ts'
-import { emailOutbox, type EmailOutbox, type EmailSettings } from './services/email-outbox.ts'
-import { emailSending, type EmailSending } from './services/email-sending.ts'
-import { DEFAULT_WEBHOOK_SETTINGS, webhookDelivery, type WebhookDelivery, type WebhookSettings } from './services/webhook-delivery.ts'
+import { emailOutbox, type EmailOutbox, type EmailSettings } from './notify/email-outbox.ts'
+import { emailSending, type EmailSending } from './notify/email-sending.ts'
+import { DEFAULT_WEBHOOK_SETTINGS, webhookDelivery, type WebhookDelivery, type WebhookSettings } from './notify/webhook-delivery.ts'
 import type { CatalogInstance } from './schemas/catalog.ts'
 import { loadServerSecret } from './store/secrets.ts'
 import { openStore, type Store } from './store/store.ts'
@@ -52,7 +52,7 @@ export interface AppContext {
 
 export interface ContextOptions {
   database: DatabaseTarget
-  /** The catalog file's instances: they seed an empty database (src/services/catalog-editor.ts). */
+  /** The catalog file's instances: they seed an empty database (src/catalog/catalog-editor.ts). */
   catalog: CatalogInstance[]
   /** Where `catalog` came from, named in the log line when it differs from the database. */
   catalogSource?: string

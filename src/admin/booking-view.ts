@@ -3,7 +3,7 @@ import { formatStoredInZone } from '../domain/instant-format.ts'
 import type { OperatorBooking } from '../schemas/admin/booking.ts'
 import { bookingView } from '../api/booking-view.ts'
 import { policyOf } from '../services/bookings.ts'
-import type { InstanceCatalog } from '../services/instance-catalog.ts'
+import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 import type { HistoryEntry } from '../services/operator-bookings.ts'
 import type { BookingRow } from '../store/bookings.ts'
 

@@ -1,6 +1,6 @@
 import { ApiError } from '../errors/api-error.ts'
 import type { CatalogInstance, CatalogPolicy, CatalogPromoCode, CatalogTour } from '../schemas/catalog.ts'
-import type { CatalogEdit } from '../services/catalog-editor.ts'
+import type { CatalogEdit } from '../catalog/catalog-editor.ts'
 
 /**
  * The edits the operator API's catalog routes make: each turns a request body into a

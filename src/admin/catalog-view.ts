@@ -1,7 +1,7 @@
 import type { OperatorPromoCode, OperatorTour, SettingName, Settings } from '../schemas/admin/catalog.ts'
 import { SETTING_NAMES } from '../schemas/admin/catalog.ts'
 import type { CatalogInstance, CatalogPromoCode, CatalogTour } from '../schemas/catalog.ts'
-import type { CatalogEditResult } from '../services/catalog-editor.ts'
+import type { CatalogEditResult } from '../catalog/catalog-editor.ts'
 
 /** Wire shapes of the catalog routes' answers, from the catalog in the file's format. */
 

@@ -1,7 +1,7 @@
 import { formatStoredInZone } from '../domain/instant-format.ts'
 import type { Departure, DepartureManifest, ManifestEntry } from '../schemas/admin/departure.ts'
 import type { DepartureRecord } from '../services/departure-record.ts'
-import type { InstanceCatalog } from '../services/instance-catalog.ts'
+import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 import type { BookingRow } from '../store/bookings.ts'
 
 type Addon = ManifestEntry['addons'][number]

@@ -1,5 +1,5 @@
 import { formatStoredInZone } from '../domain/instant-format.ts'
-import type { InstanceCatalog } from '../services/instance-catalog.ts'
+import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 import type { BookingRow } from '../store/bookings.ts'
 import type { EventRow } from '../store/events.ts'
 import { operatorBookingView } from './booking-view.ts'

@@ -1,7 +1,7 @@
 import { formatStoredInZone } from '../domain/instant-format.ts'
 import type { PersonalData } from '../services/privacy-requests.ts'
 import { bookingView } from '../api/booking-view.ts'
-import type { InstanceCatalog } from '../services/instance-catalog.ts'
+import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 
 /**
  * A privacy export as the operator API and the CLI show it. Session ids are left out: they

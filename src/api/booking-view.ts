@@ -3,7 +3,7 @@ import { formatStoredInZone } from '../domain/instant-format.ts'
 import type { Booking, BookingFields } from '../schemas/booking.ts'
 import type { BookingRow } from '../store/bookings.ts'
 import { guestCancellationOf } from '../services/bookings.ts'
-import type { InstanceCatalog } from '../services/instance-catalog.ts'
+import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 
 /** The fields of a stored booking that the guest's record and the operator's share. */
 export function bookingView(row: BookingRow, catalog: InstanceCatalog): BookingFields {

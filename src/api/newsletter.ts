@@ -4,7 +4,7 @@ import { toStoredInstant } from '../domain/instant-format.ts'
 import { fillsDecoy } from '../http/decoys.ts'
 import { ApiError } from '../errors/api-error.ts'
 import { NewsletterConfirmation, NewsletterReceipt, NewsletterRequest } from '../schemas/forms.ts'
-import { NEWSLETTER_TOKEN_PURPOSE } from '../services/email-outbox.ts'
+import { NEWSLETTER_TOKEN_PURPOSE } from '../notify/email-outbox.ts'
 import { readSignedToken } from '../services/signed-token.ts'
 
 export const newsletterRoutes: FastifyPluginAsyncTypebox = async (app) => {

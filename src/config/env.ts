@@ -37,7 +37,7 @@ export interface Settings {
   sweepIntervalSeconds: number
   /** false, true (trust every proxy) or a comma-separated list of proxy addresses/CIDRs. */
   trustProxy: boolean | string
-  /** TOURDESK_WEBHOOKS_ALLOW_PRIVATE and TOURDESK_WEBHOOK_RETRY_SCHEDULE (src/services/webhook-delivery.ts). */
+  /** TOURDESK_WEBHOOKS_ALLOW_PRIVATE and TOURDESK_WEBHOOK_RETRY_SCHEDULE (src/notify/webhook-delivery.ts). */
   webhooks: { allowPrivate: boolean, retryScheduleMs: number[] | null }
   /** SMTP_URL (smtp:// or smtps://, credentials in the URL); null keeps every message as not_sent. */
   smtpUrl: string | null

@@ -1,4 +1,4 @@
-import type { Instance } from '../config/catalog.ts'
+import type { Instance } from '../catalog/catalog-file.ts'
 
 /** True when a field that people never see (a decoy) was filled in: the submission is quarantined. */
 export function fillsDecoy(instance: Instance, body: unknown): boolean {

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { InstanceCatalog } from '../services/instance-catalog.ts'
+import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 
 const EXPOSED = 'X-CSRF-Token, RateLimit, RateLimit-Policy, Retry-After, Idempotent-Replayed, Allow'
 const ACCEPTED = 'Content-Type, X-CSRF-Token, X-Session, Idempotency-Key'

@@ -3,7 +3,7 @@ import { LruMap } from '../domain/lru-map.ts'
 import type { Availability } from '../schemas/availability.ts'
 import type { Store } from '../store/store.ts'
 import { readAvailability, type AvailabilityWindow } from './availability.ts'
-import type { InstanceCatalog } from './instance-catalog.ts'
+import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 
 /** Distinct windows kept (an answer is a few KB). */
 const KEPT_ANSWER_LIMIT = 1_000

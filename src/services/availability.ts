@@ -9,7 +9,7 @@ import { ApiError } from '../errors/api-error.ts'
 import type { Availability } from '../schemas/availability.ts'
 import type { CatalogTour } from '../schemas/catalog.ts'
 import type { DepartureRepository, WindowSeats } from '../store/departures.ts'
-import type { InstanceCatalog } from './instance-catalog.ts'
+import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 
 /** The tour, archived or not (the operator's side: an archived tour's bookings and departures stand). */
 export function requireTour(catalog: InstanceCatalog, tourId: string) {

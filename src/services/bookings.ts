@@ -18,7 +18,7 @@ import type { Plan, RecordAnswer as RecordBookingAnswer } from '../store/write-p
 import { lastBookableDate, requirePartyInRange, requireOfferedTour } from './availability.ts'
 import { newBookingCode } from './booking-code.ts'
 import { departureMinimum } from './departure-minimum.ts'
-import type { InstanceCatalog } from './instance-catalog.ts'
+import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 import { requireUsablePromo } from './promo-codes.ts'
 
 export interface BookingContext {

@@ -8,9 +8,9 @@ import type { Store } from '../store/store.ts'
 import type { Plan } from '../store/write-plan.ts'
 import { departureRecord, seatTotal } from './departure-record.ts'
 import { reportDeparture } from './departures.ts'
-import type { InstanceCatalog } from './instance-catalog.ts'
+import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 import { scheduledOn } from './scheduled-days.ts'
-import type { Task } from './scheduler.ts'
+import type { Task } from '../jobs/scheduler.ts'
 
 /** How often each node looks for departures whose deadline has come: an at-risk event follows its deadline within this. */
 const DEADLINE_CHECK_EVERY_MS = 60_000

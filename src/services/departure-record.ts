@@ -4,7 +4,7 @@ import { isGuaranteed, liveParticipants, minimumToRun } from '../domain/minimum-
 import type { Departure } from '../domain/schedule.ts'
 import type { BookingRow } from '../store/bookings.ts'
 import type { DepartureRow, DepartureSeats, SeatCounts } from '../store/departures.ts'
-import type { InstanceCatalog } from './instance-catalog.ts'
+import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 
 /** A departure as the operator sees it: where it comes from, its seats per status and the operator's fields. */
 export interface DepartureRecord {

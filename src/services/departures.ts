@@ -13,7 +13,7 @@ import type { Store } from '../store/store.ts'
 import { emit, type Plan, type RecordAnswer } from '../store/write-plan.ts'
 import { requireTour } from './availability.ts'
 import { countSeats, departureRecord, seatTotal, type DepartureRecord } from './departure-record.ts'
-import type { InstanceCatalog } from './instance-catalog.ts'
+import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 import { byListOrder, entriesAfter, scheduledOn } from './scheduled-days.ts'
 
 /** The longest window GET /departures reads at once. */

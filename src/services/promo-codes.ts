@@ -2,7 +2,7 @@ import { Temporal } from 'temporal-polyfill'
 import { todayIn } from '../domain/instant-format.ts'
 import { ApiError } from '../errors/api-error.ts'
 import type { CatalogPromoCode } from '../schemas/catalog.ts'
-import type { InstanceCatalog } from './instance-catalog.ts'
+import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 
 /**
  * The promo code as the catalog defines it, if it may be used for this tour today (in the

@@ -1,7 +1,7 @@
 import type { Temporal } from 'temporal-polyfill'
 import { expandSchedule, type Departure } from '../domain/schedule.ts'
 import type { CatalogTour } from '../schemas/catalog.ts'
-import type { InstanceCatalog } from './instance-catalog.ts'
+import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 
 /** A scheduled departure in the operator's list order: start, then tour id. */
 export interface ScheduledEntry {

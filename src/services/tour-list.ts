@@ -1,7 +1,7 @@
 import { searchTours } from '../domain/tour-search.ts'
 import { ApiError } from '../errors/api-error.ts'
 import { TOUR_PAGE_DEFAULT, type Tour, type TourList } from '../schemas/tour.ts'
-import type { InstanceCatalog } from './instance-catalog.ts'
+import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 
 export interface TourListQuery {
   /** Trimmed search words; null lists the whole catalog. */

@@ -19,7 +19,7 @@ export interface NewEvent {
   subject: { type: 'booking' | 'departure' | 'contact' | 'newsletter', id: string }
   occurredAt: string
   data: Record<string, unknown>
-  /** What the emails made from the event need to know and its data does not say (src/services/email-projection.ts). */
+  /** What the emails made from the event need to know and its data does not say (src/notify/email-projection.ts). */
   notice?: EventNotice
 }
 

@@ -280,7 +280,7 @@ export interface Tables {
     subject_id: string
     /** JSON: the booking row as the change left it, or the subject's record. */
     data: string
-    /** JSON: what the change means for the emails it makes (src/services/email-projection.ts); never shown. */
+    /** JSON: what the change means for the emails it makes (src/notify/email-projection.ts); never shown. */
     notice: string | null
   }
   job_leases: {
@@ -334,7 +334,7 @@ export interface Tables {
   emails: {
     instance_id: string
     id: string
-    /** What the message is (src/services/email-messages.ts). */
+    /** What the message is (src/notify/email-messages.ts). */
     kind: string
     recipient: string
     booking_id: string | null

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify'
-import type { Instance } from '../config/catalog.ts'
+import type { Instance } from '../catalog/catalog-file.ts'
 import { ApiError } from '../errors/api-error.ts'
 import { ADMIN_ASSET_PATH, adminBundle, type PageBundle } from './page-bundle.ts'
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import type { Instance } from '../config/catalog.ts'
+import type { Instance } from '../catalog/catalog-file.ts'
 import { ApiError } from '../errors/api-error.ts'
 import { ASSET_PATH, pageBundle } from './page-bundle.ts'
 import { pageShell } from './page-shell.ts'

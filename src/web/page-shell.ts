@@ -1,4 +1,4 @@
-import type { Instance } from '../config/catalog.ts'
+import type { Instance } from '../catalog/catalog-file.ts'
 import type { PageBundle } from './page-bundle.ts'
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { runHousekeeping } from '../../src/services/housekeeping.ts'
+import { runHousekeeping } from '../../src/jobs/housekeeping.ts'
 import type { TestService } from '../helpers/build.ts'
 import { bookingRow, seatsTaken } from '../helpers/booking-fixtures.ts'
 import { auditEntries, FADO_MON, FADO_TUE, guestBooking, operatorService } from './bookings-fixtures.ts'

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { CatalogFileError, parseCatalogFile } from '../../src/config/catalog.ts'
+import { CatalogFileError, parseCatalogFile } from '../../src/catalog/catalog-file.ts'
 import { catalogIssues } from '../../src/domain/catalog-rules.ts'
 import { build, demoCatalog } from '../helpers/build.ts'
 import { assertProblem, catalogAudit, manager } from './catalog-fixtures.ts'

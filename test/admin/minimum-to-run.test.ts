@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { parseCatalogFile } from '../../src/config/catalog.ts'
+import { parseCatalogFile } from '../../src/catalog/catalog-file.ts'
 import { closeContext, openContext, type AppContext } from '../../src/context.ts'
 import { build, DEFAULT_NOW, demoCatalog, type TestService } from '../helpers/build.ts'
 import { CONTACT } from '../helpers/booking-fixtures.ts'

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import type { CatalogInstance } from '../../src/schemas/catalog.ts'
-import { catalogEditor, type CatalogEdit } from '../../src/services/catalog-editor.ts'
+import { catalogEditor, type CatalogEdit } from '../../src/catalog/catalog-editor.ts'
 import { build, type TestService } from '../helpers/build.ts'
 import type { ApiClient } from '../helpers/client.ts'
 import { testDialect } from '../helpers/database.ts'

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { runHousekeeping } from '../../src/services/housekeeping.ts'
+import { runHousekeeping } from '../../src/jobs/housekeeping.ts'
 import { build, DEFAULT_NOW, type TestService } from '../helpers/build.ts'
 
 // A session that never holds a booking lasts 24 hours; a hold makes it last 30 days from the

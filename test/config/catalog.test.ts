@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { describe, test } from 'node:test'
-import { DEFAULT_HOLD_MINUTES, DEFAULT_HORIZON_DAYS, parseCatalog } from '../../src/config/catalog.ts'
+import { DEFAULT_HOLD_MINUTES, DEFAULT_HORIZON_DAYS, parseCatalog } from '../../src/catalog/catalog-file.ts'
 import { ConfigError } from '../../src/config/config-error.ts'
 
 const DEMO_TEXT = readFileSync(new URL('../../config/demo.json', import.meta.url), 'utf8')

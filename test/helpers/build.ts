@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import type { TestContext } from 'node:test'
 import { buildApp, type App, type AppOptions } from '../../src/app.ts'
-import { parseCatalogFile } from '../../src/config/catalog.ts'
+import { parseCatalogFile } from '../../src/catalog/catalog-file.ts'
 import { DEMO_CATALOG_PATH } from '../../src/config/env.ts'
 import { MemoryBuckets } from '../../src/http/rate-limit.ts'
 import { closeContext, openContext, type AppContext, type ContextOptions } from '../../src/context.ts'

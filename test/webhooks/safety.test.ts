@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { contractChecked, FADO_TUE, guestBooking, operatorService } from '../admin/bookings-fixtures.ts'
-import { webhookDelivery } from '../../src/services/webhook-delivery.ts'
+import { webhookDelivery } from '../../src/notify/webhook-delivery.ts'
 import { apiKeyClient } from '../helpers/operator.ts'
 import { receiver } from './receiver.ts'
 

@@ -9,7 +9,7 @@ import {
 } from '../../schemas/admin/catalog.ts'
 import { CatalogInstance, CatalogPolicy } from '../../schemas/catalog.ts'
 import { NoBody } from '../../schemas/common.ts'
-import type { CatalogEdit, CatalogEditOptions, CatalogEditResult, CatalogScope } from '../../services/catalog-editor.ts'
+import type { CatalogEdit, CatalogEditOptions, CatalogEditResult, CatalogScope } from '../../catalog/catalog-editor.ts'
 import { actorOf } from '../../services/staff-auth.ts'
 import type { RecordAnswer } from '../../store/write-plan.ts'
 import {

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { BookingFilterQuery } from '../../schemas/admin/booking.ts'
-import type { InstanceCatalog } from '../../services/instance-catalog.ts'
+import type { InstanceCatalog } from '../../catalog/instance-catalog.ts'
 import { operatorBookingService, type BookingQuery } from '../../services/operator-bookings.ts'
 import type { BookingRow } from '../../store/bookings.ts'
 import { BOOKING_CSV_HEADER, bookingCsvRecord } from '../booking-view.ts'

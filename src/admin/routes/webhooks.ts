@@ -10,7 +10,7 @@ import {
 } from '../../schemas/admin/webhook.ts'
 import type { EventType } from '../../store/events.ts'
 import { actorOf } from '../../services/staff-auth.ts'
-import { newWebhookSecret } from '../../services/webhook-signing.ts'
+import { newWebhookSecret } from '../../notify/webhook-signing.ts'
 import type { WebhookDeliveryRow, WebhookEndpoint as EndpointRecord } from '../../store/webhooks.ts'
 import { decodeCursor, encodeCursor, pageOf } from '../list-cursor.ts'
 

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs'
 import { Command, Option } from 'commander'
 import { editSummary } from '../../admin/catalog-view.ts'
-import { CatalogFileError, parseCatalogFile } from '../../config/catalog.ts'
+import { CatalogFileError, parseCatalogFile } from '../../catalog/catalog-file.ts'
 import { ApiError, type FieldError } from '../../errors/api-error.ts'
 import type { CatalogInstance } from '../../schemas/catalog.ts'
-import type { CatalogEditResult } from '../../services/catalog-editor.ts'
+import type { CatalogEditResult } from '../../catalog/catalog-editor.ts'
 import { cliActor, instanceNamed, withContext } from '../context.ts'
 import { CliFailure } from '../failure.ts'
 import { print, progress } from '../io.ts'
@@ -15,7 +15,7 @@ type SummaryFormat = 'text' | 'json'
 /** What an import did (or would do) to one instance: the operator API's change summary, and which instance. */
 type Summary = ReturnType<typeof editSummary> & Pick<CatalogEditResult, 'instance'>
 
-/** The instances of FILE, checked as the server checks TOURDESK_CONFIG (src/config/catalog.ts); a bad one fails naming the field. */
+/** The instances of FILE, checked as the server checks TOURDESK_CONFIG (src/catalog/catalog-file.ts); a bad one fails naming the field. */
 function readCatalogFile(file: string): CatalogInstance[] {
   let text: string
   try {
@@ -54,7 +54,7 @@ function summaryText({ instance, dry_run, catalog_version, changes, orphaned_dep
   return lines.join('\n')
 }
 
-/** `tourdesk catalog import|export`: the catalog file in and out of the database, through the one catalog editor (src/services/catalog-editor.ts). */
+/** `tourdesk catalog import|export`: the catalog file in and out of the database, through the one catalog editor (src/catalog/catalog-editor.ts). */
 export function catalogCommand(): Command {
   const catalog = new Command('catalog').description('the catalog in the database, in and out as a catalog file (docs/catalog.md)')
 

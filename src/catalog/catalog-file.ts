@@ -4,7 +4,7 @@ import addFormats from 'ajv-formats'
 import { CatalogFile, type CatalogInstance } from '../schemas/catalog.ts'
 import { DECOY_FIELD_NAMES } from '../schemas/decoy-fields.ts'
 import { catalogFileIssues } from '../domain/catalog-rules.ts'
-import { ConfigError } from './config-error.ts'
+import { ConfigError } from '../config/config-error.ts'
 
 export const DEFAULT_HORIZON_DAYS = 365
 export const DEFAULT_HOLD_MINUTES = 15

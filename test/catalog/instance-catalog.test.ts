@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { toInstance } from '../../src/config/catalog.ts'
+import { toInstance } from '../../src/catalog/catalog-file.ts'
 import type { CatalogInstance } from '../../src/schemas/catalog.ts'
 import { searchTours } from '../../src/domain/tour-search.ts'
-import { buildInstanceCatalog } from '../../src/services/instance-catalog.ts'
+import { buildInstanceCatalog } from '../../src/catalog/instance-catalog.ts'
 import { demoCatalog } from '../helpers/build.ts'
 
 // A catalog version is built from the whole instance as the database holds it; what the

@@ -1,5 +1,5 @@
 import type { BookingRow } from '../store/bookings.ts'
-import type { InstanceCatalog } from './instance-catalog.ts'
+import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 
 /** What every message is: its subject and its plain-text and HTML bodies, which say the same. */
 export interface Message {

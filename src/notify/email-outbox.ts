@@ -5,12 +5,12 @@ import type { BookingRow } from '../store/bookings.ts'
 import type { EmailRow, EnqueueRules, NewEmail } from '../store/emails.ts'
 import type { Store } from '../store/store.ts'
 import { statement, type Plan } from '../store/write-plan.ts'
-import type { CatalogRegistry } from './catalog-registry.ts'
+import type { CatalogRegistry } from '../catalog/catalog-registry.ts'
 import { newsletterConfirmation, operatorMessages } from './email-messages.ts'
 import { confirmationOf, projectEvent, reminderOf } from './email-projection.ts'
-import type { InstanceCatalog } from './instance-catalog.ts'
-import type { Task } from './scheduler.ts'
-import { signedToken } from './signed-token.ts'
+import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
+import type { Task } from '../jobs/scheduler.ts'
+import { signedToken } from '../services/signed-token.ts'
 
 export interface EmailSettings {
   /** SMTP_URL; null keeps every message as not_sent. */
@@ -40,7 +40,7 @@ const WEBHOOK_WARNING_HOURS = 24
  * at it; the cursor's conditional move and each message's dedupe key make a second node's
  * attempt a no-op). Reminders and the warnings about failing webhook endpoints are made the
  * same way: once, by dedupe key, whichever node gets there first. Sending is
- * src/services/email-sending.ts.
+ * src/notify/email-sending.ts.
  */
 export function emailOutbox(store: Store, catalogs: CatalogRegistry, secret: string, settings: EmailSettings) {
   const { emails } = store

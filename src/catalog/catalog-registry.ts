@@ -1,4 +1,4 @@
-import { toInstance } from '../config/catalog.ts'
+import { toInstance } from './catalog-file.ts'
 import type { Store } from '../store/store.ts'
 import { buildInstanceCatalog, mergeWrittenTours, type InstanceCatalog } from './instance-catalog.ts'
 

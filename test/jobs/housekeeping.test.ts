@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { runHousekeeping } from '../../src/services/housekeeping.ts'
+import { runHousekeeping } from '../../src/jobs/housekeeping.ts'
 import { CONTACT } from '../helpers/booking-fixtures.ts'
 import { build } from '../helpers/build.ts'
 import type { ManualClock } from '../helpers/manual-clock.ts'

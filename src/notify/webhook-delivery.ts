@@ -10,9 +10,9 @@ import type { EventRow } from '../store/events.ts'
 import type { Store } from '../store/store.ts'
 import type { ClaimedDelivery, DeliveryOutcome, WebhookEndpointRow } from '../store/webhooks.ts'
 import { statement, type Plan } from '../store/write-plan.ts'
-import type { CatalogRegistry } from './catalog-registry.ts'
+import type { CatalogRegistry } from '../catalog/catalog-registry.ts'
 import { hostOf, resolveSafely, safeLookup } from './safe-address.ts'
-import type { Task } from './scheduler.ts'
+import type { Task } from '../jobs/scheduler.ts'
 import { signedHeaders } from './webhook-signing.ts'
 
 export interface WebhookSettings {

@@ -1,7 +1,7 @@
 import type { Temporal } from 'temporal-polyfill'
 import { toStoredInstant } from '../domain/instant-format.ts'
 import { EVENT_RETENTION_DAYS } from '../store/events.ts'
-import { EMAIL_RETENTION_DAYS } from './email-outbox.ts'
+import { EMAIL_RETENTION_DAYS } from '../notify/email-outbox.ts'
 import { deleteExpiredSubmissions } from '../store/privacy.ts'
 import type { AppContext } from '../context.ts'
 

@@ -3,9 +3,9 @@ import type { Temporal } from 'temporal-polyfill'
 import { toStoredInstant } from '../domain/instant-format.ts'
 import type { ClaimedEmail, SendOutcome } from '../store/emails.ts'
 import type { Store } from '../store/store.ts'
-import type { CatalogRegistry } from './catalog-registry.ts'
+import type { CatalogRegistry } from '../catalog/catalog-registry.ts'
 import type { EmailSettings } from './email-outbox.ts'
-import type { Task } from './scheduler.ts'
+import type { Task } from '../jobs/scheduler.ts'
 
 /** Waits before each retry of a message the mail server did not take for now (a 4xx, no answer). */
 const RETRY_SCHEDULE_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 6 * 3_600_000]

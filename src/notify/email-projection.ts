@@ -6,9 +6,9 @@ import type { NewEmail } from '../store/emails.ts'
 import type { EventNotice, EventRow } from '../store/events.ts'
 import { bookingCalendar } from './email-calendar.ts'
 import { bookingFacts, guestMessages, localStart, money, operatorMessages, type Message } from './email-messages.ts'
-import type { InstanceCatalog } from './instance-catalog.ts'
-import { manageLinkOf } from './manage-token.ts'
-import { requestDeadline } from './operator-bookings.ts'
+import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
+import { manageLinkOf } from '../services/manage-token.ts'
+import { requestDeadline } from '../services/operator-bookings.ts'
 
 /** What making an event's emails needs besides the event. */
 export interface ProjectionContext {

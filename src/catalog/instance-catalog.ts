@@ -1,4 +1,4 @@
-import type { Instance } from '../config/catalog.ts'
+import type { Instance } from './catalog-file.ts'
 import { jsonEqual } from '../domain/json-equal.ts'
 import { buildSearchIndex, reviseSearchIndex, type SearchRevision, type TourSearchIndex } from '../domain/tour-search.ts'
 import { DEFAULT_RATE_LIMITS, type RateLimitPolicies } from '../http/rate-limit.ts'
