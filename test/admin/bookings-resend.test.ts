@@ -160,3 +160,35 @@ test('resends fired at once never take a recipient past the hourly cap (PostgreS
   assert.equal(queued, 2, `two copies queued, the rest kept as not_sent (recipient_cap); got ${queued}`)
   assert.ok(answers.filter((a) => a.body.state !== 'queued').every((a) => a.body.state_reason === 'recipient_cap'))
 })
+
+test("a resend answers the text sent with its manage link's token to managers only: staff cannot act as the guest with it", async (t) => {
+  const service = await build(t)
+  const { booking } = await guestBooking(service, { tour_id: 'alfama-walk', start: ALFAMA_TUE, party: 2 })
+  const token = new URL(booking.manage_url).hash.slice(1)
+  const lookUp = async (text: string) => {
+    const guest = service.client()
+    const session = await guest.session()
+    const found = /\/manage#(\S+)/.exec(text)
+    assert.ok(found, 'the text has the manage link')
+    return guest.post('/booking/lookup', { token: found[1] }, { headers: session.headers })
+  }
+
+  const staffCallers = [await keyOf(service, 'staff'), await contractChecked((await signedInStaff(service, 'staff')).client)]
+  for (const [i, staff] of staffCallers.entries()) {
+    const key = { 'idempotency-key': `resend-${i}` }
+    for (const resent of [await staff.post(`/bookings/${booking.code}/resend-confirmation`, undefined, key),
+      await staff.post(`/bookings/${booking.code}/resend-confirmation`, undefined, key)]) {
+      assert.equal(resent.status, 202, resent.text)
+      assert.ok(!resent.text.includes(token), 'no token in the answer, nor in the one kept for the Idempotency-Key')
+      assert.match(resent.body.text, /\/book\/lisbon\/manage#withheld/)
+      assert.equal((await lookUp(resent.body.text)).status, 404, 'what staff got opens nothing')
+    }
+  }
+  const manager = await keyOf(service, 'manager')
+  const resent = await manager.post(`/bookings/${booking.code}/resend-confirmation`)
+  assert.equal(resent.status, 202, resent.text)
+  assert.ok(resent.body.text.includes(token), 'a manager, who reads the email log, sees the link as sent')
+  const log = await manager.get(`/emails?booking=${booking.code}`)
+  assert.ok(log.body.emails.filter((e: { kind: string }) => e.kind === 'confirmation_resent').every((e: { text: string }) => e.text.includes(token)), 'the log keeps what was sent')
+  assert.equal((await lookUp(resent.body.text)).status, 200)
+})

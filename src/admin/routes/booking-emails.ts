@@ -1,13 +1,24 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { roleMay } from '../../domain/roles.ts'
 import { runIdempotent } from '../../http/idempotency.ts'
 import { BookingParams } from '../../schemas/admin/booking.ts'
 import { BookingEmailList, BookingEmailQuery } from '../../schemas/admin/booking-email.ts'
 import { Email } from '../../schemas/admin/email.ts'
 import { NoBody } from '../../schemas/common.ts'
 import { confirmationResend } from '../../notify/confirmation-resend.ts'
+import type { EmailRow } from '../../store/emails.ts'
 import { actorOf } from '../../services/staff-auth.ts'
 import { decodeCursor, encodeCursor } from '../list-cursor.ts'
 import { emailView } from './emails.ts'
+
+/**
+ * The text of an email with the token of any manage link in it withheld: whoever holds the
+ * token can act as the guest (POST /booking/lookup), so only managers, who read the email log
+ * (GET /emails), see it.
+ */
+function withoutManageToken(text: string): string {
+  return text.replace(/(\/manage#)[A-Za-z0-9_-]+/g, '$1withheld')
+}
 
 /** What was emailed about one booking, and sending its confirmation again (the back office's booking detail). */
 export const bookingEmailRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -53,14 +64,20 @@ export const bookingEmailRoutes: FastifyPluginAsyncTypebox = async (app) => {
         + 'else 409 invalid_transition with booking_status. The per-recipient cap (emails_per_recipient_per_hour) applies as to every '
         + 'message, so a flood of resends cannot reach an inbox: a copy over the cap, or made without SMTP_URL, is kept as not_sent '
         + 'with its state_reason, which the answer shows. The booking does not change (its version stays); the resend is audited '
-        + '(booking.confirmation_resent). 202: the message is queued, not yet sent.',
+        + '(booking.confirmation_resent). The answer shows the text sent; the token of its manage link, which lets whoever holds it act as '
+        + 'the guest, only to managers (to others the link ends in #withheld). 202: the message is queued, not yet sent.',
       errors: ['not_found', 'invalid_transition', 'idempotency_in_flight', 'idempotency_key_reused'],
     },
   }, async (request, reply) => runIdempotent(request, reply, async (record) => {
     const { timezone } = request.catalog.instance
+    const managerSees = roleMay(request.staff!.role, 'access.manage')
+    const shown = (row: EmailRow) => {
+      const view = emailView(row, timezone)
+      return managerSees ? view : { ...view, text: withoutManageToken(view.text) }
+    }
     const ctx = { catalog: request.catalog, now: clock.now(), actor: actorOf(request.staff!), requestId: request.id, ifMatch: null }
-    const email = await resend(ctx, request.params.code, record && ((kept) => record(emailView(kept, timezone))))
+    const email = await resend(ctx, request.params.code, record && ((kept) => record(shown(kept))))
     reply.code(202).header('Cache-Control', 'no-store')
-    return emailView(email, timezone)
+    return shown(email)
   }, 202))
 }
