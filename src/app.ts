@@ -21,7 +21,7 @@ import { answerRouterError, registerRoutingErrors } from './http/method-not-allo
 import { collectInstanceRoutes, INSTANCE_ROUTE_PREFIX } from './http/openapi.ts'
 import { handleError } from './http/problem.ts'
 import { databaseReadiness } from './http/readiness.ts'
-import { addSecurityHeaders } from './http/security-headers.ts'
+import { addCorsHeaders, addSecurityHeaders } from './http/security-headers.ts'
 import { enforceRateLimit } from './http/rate-limit.ts'
 import { attachRouteChecks } from './http/route-checks.ts'
 import type { AppContext } from './context.ts'
@@ -88,8 +88,8 @@ export async function buildApp(context: AppContext, options: AppOptions = {}) {
     done()
   })
   app.addHook('onRequest', rejectMissingHost)
-  app.addHook('onSend', (request, reply, _payload, done) => {
-    addSecurityHeaders(request, reply)
+  app.addHook('onSend', (_request, reply, _payload, done) => {
+    addSecurityHeaders(reply)
     // No answer leaves before the writes it reports are on disk (see Database.durable).
     const flushing = context.store.durable()
     if (flushing) flushing.then(() => done(), done)
@@ -103,6 +103,10 @@ export async function buildApp(context: AppContext, options: AppOptions = {}) {
     api.addHook('onRequest', resolveInstance)
     if (context.rateLimiter) api.addHook('onRequest', enforceRateLimit)
     api.addHook('onRoute', attachRouteChecks)
+    api.addHook('onSend', (request, reply, payload, done) => {
+      addCorsHeaders(request, reply)
+      done(null, payload)
+    })
     await api.register(indexRoutes)
     const reuse = { reuseAnswers: options.reuseAnswers ?? true }
     await api.register(tourRoutes, reuse)

@@ -50,6 +50,6 @@ export async function answerRouterError(error: FastifyError, request: FastifyReq
   const apiError = error.code === 'FST_ERR_BAD_URL' ? new ApiError('bad_request', 'The path is not valid percent-encoding')
     : error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? new ApiError('bad_request', 'A path segment is too long')
       : new ApiError('internal', 'Something went wrong on our side; the request may be retried')
-  addSecurityHeaders(request, reply)
+  addSecurityHeaders(reply)
   return sendProblem(reply, apiError)
 }

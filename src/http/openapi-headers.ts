@@ -51,26 +51,30 @@ const ANY_HEADER: JsonSchema = { type: 'string', maxLength: 1024 }
 
 const ref = (name: string) => ({ $ref: `#/components/headers/${name}` })
 
+/** Which API a document describes: only the guest API answers CORS (security-headers.ts). */
+export type Surface = 'guest' | 'operator'
+
 /** Headers of a success answer: the route's own, the replay marker of idempotent routes, and those every answer carries. */
-export function successHeaders(route: RouteOptions): Record<string, JsonSchema> {
+export function successHeaders(route: RouteOptions, surface: Surface): Record<string, JsonSchema> {
   const headers: Record<string, JsonSchema> = {}
   for (const [name, description] of Object.entries(route.config?.responseHeaders ?? {})) {
     headers[name] = { description, schema: DECLARED_HEADER_SCHEMAS[name] ?? ANY_HEADER }
   }
   if (route.config?.idempotent) headers['Idempotent-Replayed'] = ref('Idempotent-Replayed')
-  return { ...headers, ...everyAnswerHeaders() }
+  return { ...headers, ...everyAnswerHeaders(surface) }
 }
 
 /** Headers of a problem answer with this status, for the codes it stands for. */
-export function problemHeaders(status: number, codes: readonly string[]): Record<string, JsonSchema> {
+export function problemHeaders(status: number, codes: readonly string[], surface: Surface): Record<string, JsonSchema> {
   const headers: Record<string, JsonSchema> = {}
   if (status === 405) headers.Allow = ref('Allow')
   if (status === 401) headers['WWW-Authenticate'] = ref('WWW-Authenticate')
   if (status === 429 || status === 503) headers['Retry-After'] = ref('Retry-After')
   if (codes.includes('idempotency_in_flight')) headers['Retry-After'] = { ...ref('Retry-After'), description: 'With idempotency_in_flight: seconds to wait before retrying' }
-  return { ...headers, ...everyAnswerHeaders() }
+  return { ...headers, ...everyAnswerHeaders(surface) }
 }
 
-function everyAnswerHeaders(): Record<string, JsonSchema> {
-  return { 'RateLimit': ref('RateLimit'), 'RateLimit-Policy': ref('RateLimit-Policy'), 'Access-Control-Allow-Origin': ref('Access-Control-Allow-Origin') }
+function everyAnswerHeaders(surface: Surface): Record<string, JsonSchema> {
+  const limits = { 'RateLimit': ref('RateLimit'), 'RateLimit-Policy': ref('RateLimit-Policy') }
+  return surface === 'guest' ? { ...limits, 'Access-Control-Allow-Origin': ref('Access-Control-Allow-Origin') } : limits
 }

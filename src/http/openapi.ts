@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify'
 import { codesOfSurface, ERROR_CODES, type ErrorCode } from '../errors/codes.ts'
 import { Problem } from '../schemas/problem.ts'
 import { requiresBody } from './json-body.ts'
-import { CSRF_TOKEN_SCHEMA, HEADER_COMPONENTS, problemHeaders, successHeaders } from './openapi-headers.ts'
+import { CSRF_TOKEN_SCHEMA, HEADER_COMPONENTS, problemHeaders, successHeaders, type Surface } from './openapi-headers.ts'
 import { exampleOf, toDocumentSchema, type JsonSchema } from './openapi-schema.ts'
 
 export const API_VERSION = '1.4.0'
@@ -72,7 +72,7 @@ function problemExample(status: number, codes: readonly ErrorCode[]): JsonSchema
   }
 }
 
-function errorResponses(route: RouteOptions, extra: ErrorCode[]): Record<string, JsonSchema> {
+function errorResponses(route: RouteOptions, extra: ErrorCode[], surface: Surface): Record<string, JsonSchema> {
   const codes = new Set<ErrorCode>([...EVERY_ROUTE, ...extra, ...(route.config?.errors ?? [])])
   if ([route.method].flat().some((m) => STATE_CHANGING_METHODS.has(m))) STATE_CHANGING.forEach((c) => codes.add(c))
   // A route that reads the session also refuses a malformed X-Session or session parameter.
@@ -81,7 +81,7 @@ function errorResponses(route: RouteOptions, extra: ErrorCode[]): Record<string,
   for (const code of codes) byStatus.set(ERROR_CODES[code].status, [...(byStatus.get(ERROR_CODES[code].status) ?? []), code])
   return Object.fromEntries([...byStatus].sort(([a], [b]) => a - b).map(([status, list]) => [String(status), {
     description: list.map((c) => `\`${c}\`: ${ERROR_CODES[c].title}`).join('; '),
-    headers: problemHeaders(status, list),
+    headers: problemHeaders(status, list, surface),
     content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' }, example: problemExample(status, list) } },
     'x-error-codes': list,
   }]))
@@ -106,7 +106,7 @@ function successContent(route: RouteOptions, json: () => JsonSchema): JsonSchema
 /** What sets one API's document apart: where its routes live, which error codes it speaks, how callers authenticate. */
 export interface DocumentSpec {
   routePrefix: string
-  surface: 'guest' | 'operator'
+  surface: Surface
   title: string
   description: string
   /** Whether the API is for the operator's own people and systems (x-internal of its server) rather than the public. */
@@ -154,10 +154,10 @@ export function buildOpenApiDocument(routes: RouteOptions[], spec: DocumentSpec)
         requestBody: body ? { required: requiresBody(body), content: { 'application/json': { schema: toDocumentSchema(body, components), example: exampleOf(body) } } } : undefined,
         responses: {
           [successStatus]: {
-            description: 'Success', headers: successHeaders(route),
+            description: 'Success', headers: successHeaders(route, spec.surface),
             content: successContent(route, () => ({ schema: toDocumentSchema(success ?? {}, components), example: exampleOf(success) })),
           },
-          ...errorResponses(route, extraErrors),
+          ...errorResponses(route, extraErrors, spec.surface),
         },
       }
     }

@@ -15,12 +15,21 @@ export const SECURITY_HEADERS = {
   'Cross-Origin-Resource-Policy': 'same-site',
 } as const
 
-export function addSecurityHeaders(request: FastifyRequest, reply: FastifyReply): void {
+export function addSecurityHeaders(reply: FastifyReply): void {
   reply.header('X-Content-Type-Options', SECURITY_HEADERS['X-Content-Type-Options'])
   // The booking page sets its own, looser policy; everything else is JSON that is never rendered.
   if (!reply.hasHeader('Content-Security-Policy')) reply.header('Content-Security-Policy', SECURITY_HEADERS['Content-Security-Policy'])
   reply.header('Referrer-Policy', SECURITY_HEADERS['Referrer-Policy'])
   reply.header('Cross-Origin-Resource-Policy', SECURITY_HEADERS['Cross-Origin-Resource-Policy'])
+}
+
+/**
+ * Credentialed CORS for an origin the instance lists in `cors_origins`: the onSend hook of
+ * the guest API only (app.ts). The operator API and the back office never answer CORS: a
+ * listed origin on the same site as the service would otherwise read a signed-in staff
+ * member's answers, since the SameSite=Strict staff cookie goes to same-site requests.
+ */
+export function addCorsHeaders(request: FastifyRequest, reply: FastifyReply): void {
   const corsOrigins = request.catalog?.instance.cors_origins
   if (!corsOrigins?.length) return
   // The answer depends on Origin whenever CORS is on, so a shared cache must key on it even

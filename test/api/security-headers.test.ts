@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { build, demoCatalog } from '../helpers/build.ts'
 import type { ApiResponse } from '../helpers/client.ts'
+import { signedInStaff } from '../helpers/operator.ts'
 import { raw, type RawResponse } from '../security/raw-http.ts'
 
 // Headers a JSON API sends on every answer, no-store where a session or booking is in the
@@ -154,4 +155,27 @@ test('an empty cors_origins list is CORS off', async (t) => {
   const preflight = await raw(service, { method: 'OPTIONS', path: '/api/lisbon/tours', headers: { origin: WIDGET, 'access-control-request-method': 'GET' } })
   assert.equal(preflight.status, 405)
   assertNoCors(preflight.headers, 'preflight')
+})
+
+test('CORS is the guest API only: a listed origin gets none from the operator API or the back office, even with a signed-in manager', async (t) => {
+  // The same site as the service: the SameSite=Strict staff cookie goes with its requests.
+  const sameSite = 'http://www.localhost'
+  const service = await build(t, { catalog: withCors([sameSite]) })
+  const { client: manager } = await signedInStaff(service, 'manager')
+  for (const path of ['/me', '/bookings', '/emails', '/openapi.json']) {
+    const res = await manager.get(path, { origin: sameSite })
+    assert.equal(res.status, 200, `${path}: ${res.text}`)
+    assertNoCors(res.headers, `GET /admin/api/lisbon${path}`)
+  }
+  assertNoCors((await manager.get('/nope', { origin: sameSite })).headers, 'operator 404')
+  const preflight = await raw(service, { method: 'OPTIONS', path: '/admin/api/lisbon/bookings', headers: { origin: sameSite, 'access-control-request-method': 'GET' } })
+  assert.equal(preflight.status, 405)
+  assertNoCors(preflight.headers, 'operator preflight')
+  const page = await fetch(`${service.origin}/admin/lisbon/`, { headers: { origin: sameSite } })
+  await page.arrayBuffer()
+  assertNoCors(page.headers, 'back office page')
+  // The guest API of the same instance still answers the listed origin, and each document says so.
+  assert.equal((await service.client().get('/tours', { headers: { origin: sameSite } })).headers.get('access-control-allow-origin'), sameSite)
+  assert.equal((await manager.get('/openapi.json')).text.includes('Access-Control-Allow-Origin'), false, 'the operator document promises no CORS')
+  assert.equal((await service.client().get('/openapi.json')).text.includes('Access-Control-Allow-Origin'), true, 'the guest document does')
 })

@@ -13,7 +13,7 @@ const RETRY_MS = 2_000
 
 /** The answer's headers as Fastify would have sent them: the stream writes the socket itself. */
 function streamHeaders(reply: FastifyReply): Record<string, string> {
-  addSecurityHeaders(reply.request, reply)
+  addSecurityHeaders(reply)
   const headers: Record<string, string> = {}
   for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) headers[name] = String(value)
   return {
