@@ -21,7 +21,7 @@ import { catalogRoutes } from './routes/catalog.ts'
 import { webhookRoutes } from './routes/webhooks.ts'
 import { streamRoutes } from './routes/stream.ts'
 
-/** Every operator route lives under this, one instance per prefix (OPERATOR.md, "Surfaces"). */
+/** Every operator route lives under this, one instance per prefix (docs/operator-api.md, "Surfaces"). */
 export const ADMIN_ROUTE_PREFIX = '/admin/api/:instance'
 
 type Check = (request: FastifyRequest) => Promise<void>

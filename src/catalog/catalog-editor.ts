@@ -111,7 +111,7 @@ function relativeTo(errors: FieldError[], after: CatalogInstance, relative: Cata
  * Catalog edits, from every door (the operator API, `tourdesk catalog import`, seeding an
  * empty database): one plan locks the instance's row, reads the part of the instance the
  * edit's scope names, applies the edit, checks the result as the catalog file is checked
- * (the rules spanning tours against the tours outside the part), keeps what the rules of OPERATOR.md keep
+ * (the rules spanning tours against the tours outside the part), keeps what the rules of docs/operator-api.md ("Catalog, settings and policy") keep
  * (tours with bookings are archived, a policy edit is a new version, time zone and currency
  * stay once there are bookings), writes the difference (the rows it changed, each tour
  * marked with the new version), adjusts the departures the tour defaults govern, audits

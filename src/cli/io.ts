@@ -1,4 +1,4 @@
-/** Results go to stdout, messages and progress to stderr (OPERATOR.md, "Command line"). */
+/** Results go to stdout, messages and progress to stderr (docs/operator-api.md, "Command line"). */
 
 /** One message line on stderr, prefixed like every line the CLI writes there. */
 export function say(message: string): void {

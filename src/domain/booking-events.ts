@@ -4,7 +4,7 @@ export type BookingEventType = 'booking.requested' | 'booking.confirmed' | 'book
   | 'booking.checked_in' | 'booking.no_show'
 
 /**
- * The event a status change reports (OPERATOR.md, "Events"), null for the ones nobody hears
+ * The event a status change reports (docs/events-and-webhooks.md, "Events"), null for the ones nobody hears
  * of: holds coming and going. `from` is null for a booking made in that status (staff bookings).
  * Undoing a check-in or a no-show puts a booking back to confirmed: a change, not a new confirmation.
  */

@@ -1,7 +1,7 @@
 import { Temporal } from 'temporal-polyfill'
 
 /**
- * A tour's minimum to run (OPERATOR.md, "Minimum to run"; docs/catalog.md): how many guests a
+ * A tour's minimum to run (docs/events-and-webhooks.md, "Minimum to run"; docs/catalog.md): how many guests a
  * departure needs, and how many hours before its start that is decided.
  */
 export interface MinimumToRun {

@@ -1,4 +1,4 @@
-/** What a staff member or an API key may do (OPERATOR.md, "Roles"). */
+/** What a staff member or an API key may do (docs/operator-api.md, "Roles"). */
 export const ROLES = ['guide', 'viewer', 'staff', 'manager'] as const
 export type Role = typeof ROLES[number]
 

@@ -35,7 +35,7 @@ export function registerRoutingErrors(app: FastifyInstance): void {
     return sendProblem(reply, new ApiError('not_found', `Nothing is at ${path}`))
   }
   // Fastify's not-found route would read the body first; answering on arrival keeps routing
-  // ahead of 413, 415, 400 and 403 as CONTRACT.md orders them.
+  // ahead of 413, 415, 400 and 403 as docs/guest-api.md ("Errors") orders them.
   app.addHook('onRequest', async (request, reply) => {
     if (request.is404) return answer(request, reply)
   })

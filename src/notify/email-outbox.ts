@@ -30,11 +30,11 @@ export const NEWSLETTER_TOKEN_PURPOSE = 'newsletter'
 const EVENTS_PER_BATCH = 50
 /** The projection of an instance is one node's for this long, renewed on every run. */
 const PROJECTION_LEASE_MS = 30_000
-/** An endpoint failing this long is worth a word to the managers (OPERATOR.md). */
+/** An endpoint failing this long is worth a word to the managers (docs/events-and-webhooks.md, "Webhooks"). */
 const WEBHOOK_WARNING_HOURS = 24
 
 /**
- * Makes the emails (OPERATOR.md, "Email"), on every node: the events of each instance, read
+ * Makes the emails (docs/events-and-webhooks.md, "Email"), on every node: the events of each instance, read
  * in commit order after the instance's cursor, become messages in the same transaction that
  * moves the cursor, so each event makes its emails once (the instance's lease keeps one node
  * at it; the cursor's conditional move and each message's dedupe key make a second node's

@@ -46,7 +46,7 @@ export function actionPagePath(prefix: string, token: string): string {
   return `/admin/${prefix}/email-actions/${token}`
 }
 
-/** The emails one event makes (OPERATOR.md, "Email"), and the links they carry. */
+/** The emails one event makes (docs/events-and-webhooks.md, "Email"), and the links they carry. */
 export function projectEvent(event: EventRow, context: ProjectionContext): Projected {
   const out: Projected = { emails: [], links: [] }
   const { catalog, origin, operators } = context

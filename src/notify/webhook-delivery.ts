@@ -24,7 +24,7 @@ export interface WebhookSettings {
 
 const MINUTE = 60_000
 const HOUR = 60 * MINUTE
-/** OPERATOR.md: retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h. */
+/** docs/events-and-webhooks.md, "Webhooks": retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h. */
 export const DEFAULT_RETRY_SCHEDULE_MS: readonly number[] = [5_000, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 14 * HOUR, 20 * HOUR, 24 * HOUR]
 export const DEFAULT_WEBHOOK_SETTINGS: WebhookSettings = { allowPrivate: false, retryScheduleMs: DEFAULT_RETRY_SCHEDULE_MS }
 
@@ -132,7 +132,7 @@ export function signingSecrets(endpoint: WebhookEndpointRow, now: string): strin
 }
 
 /**
- * Attempts the deliveries that are due, on every node (OPERATOR.md, "Webhooks"): each is
+ * Attempts the deliveries that are due, on every node (docs/events-and-webhooks.md, "Webhooks"): each is
  * claimed under a 30-second lease, so one node makes a given attempt; a node that dies
  * mid-attempt leaves the lease to lapse, and another node makes the same attempt again
  * (same webhook-id). The signature's timestamp is the wall-clock time of the attempt, which

@@ -26,7 +26,7 @@ interface DeadlineCandidate {
 }
 
 /**
- * A tour's minimum to run (OPERATOR.md, "Minimum to run"), as events:
+ * A tour's minimum to run (docs/events-and-webhooks.md, "Minimum to run"), as events:
  * - `departure.guaranteed` in the plan of any change that lifts a departure's live party total
  *   (requested, confirmed, completed and no-show guests) from below the minimum to it or above.
  *   It is told again if cancellations take the total back below and later bookings lift it

@@ -95,12 +95,12 @@ function listDates(query: ListQuery, today: Temporal.PlainDate): { from: Tempora
 }
 
 /**
- * The operator's departures (OPERATOR.md, "Departures"). A departure is a scheduled start, a
+ * The operator's departures (docs/operator-api.md, "Departures"). A departure is a scheduled start, a
  * start added by hand (extra), or a stored start the schedule no longer gives that still has
  * bookings (orphaned). Rows exist only where someone booked, an operator changed something or
  * a minimum-to-run deadline was checked, so every read merges the schedule with the stored rows.
  */
-/** A departure's event (OPERATOR.md, "Events"), its data the departure's operator record as the change left it. */
+/** A departure's event (docs/events-and-webhooks.md, "Events"), its data the departure's operator record as the change left it. */
 export function* reportDeparture(type: 'departure.closed' | 'departure.reopened' | 'departure.cancelled' | 'departure.at_risk' | 'departure.guaranteed', record: DepartureRecord, key: DepartureKey, now: string): Plan<void> {
   yield* emit({ instanceId: key.instance_id, type, subject: { type: 'departure', id: `${key.tour_id}/${key.start_at}` }, occurredAt: now, data: { ...departureView(record) } })
 }

@@ -62,7 +62,7 @@ const LIVE: readonly BookingStatus[] = ['requested', 'confirmed']
 /** Requests declined per write by the deadline sweep. */
 const DEADLINE_BATCH = 200
 
-/** The instance's request_decision_hours (OPERATOR.md, "Bookings"), a setting of the catalog. */
+/** The instance's request_decision_hours (docs/operator-api.md, "Bookings"), a setting of the catalog. */
 function requestDecisionHours(instance: Instance): number {
   return instance.request_decision_hours ?? DEFAULT_REQUEST_DECISION_HOURS
 }

@@ -47,7 +47,7 @@ export function erasedCounts(counts: ErasureCounts) {
 }
 
 /**
- * Privacy requests about one email address (OPERATOR.md, "Audit, privacy and access"): the
+ * Privacy requests about one email address (docs/operator-api.md, "Audit, privacy and access"): the
  * export of everything stored about it and its erasure, each audited. The audit entry keeps
  * the address's keyed hash (emailDigest) and the counts, never the address or the data.
  */

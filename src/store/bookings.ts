@@ -250,7 +250,7 @@ export function bookingRepository({ db, dialect, supportsSkipLocked }: Database)
 }
 export type BookingRepository = ReturnType<typeof bookingRepository>
 
-// The operator's side (OPERATOR.md, "Bookings"): finding bookings, locking one to act on it,
+// The operator's side (docs/operator-api.md, "Bookings"): finding bookings, locking one to act on it,
 // changing its fields, the requests waiting for an answer, and the history of each.
 
 export type BookingEventRow = Selectable<Tables['booking_events']>

@@ -51,7 +51,7 @@ export type SendOutcome =
 const COUNTED_STATES = `('queued', 'sent', 'failed')`
 
 /**
- * Every email the service makes (OPERATOR.md, "Email"), kept with its state; the place of the
+ * Every email the service makes (docs/events-and-webhooks.md, "Email"), kept with its state; the place of the
  * email projection in each instance's events; and the operator's one-click links.
  */
 export function emailRepository({ supportsSkipLocked, dialect }: Database) {

@@ -3,7 +3,7 @@ import { newRowId } from './row-id.ts'
 import { webhookRepository } from './webhooks.ts'
 import { statement, type Plan } from './write-plan.ts'
 
-/** The event types of OPERATOR.md ("Events and notifications"). */
+/** The event types (docs/events-and-webhooks.md, "Events"). */
 export const EVENT_TYPES = [
   'booking.requested', 'booking.confirmed', 'booking.declined', 'booking.cancelled', 'booking.changed', 'booking.checked_in', 'booking.no_show',
   'departure.closed', 'departure.reopened', 'departure.cancelled', 'departure.at_risk', 'departure.guaranteed',
@@ -50,7 +50,7 @@ export interface EventFilter {
   limit: number
 }
 
-/** How long the feed keeps events (OPERATOR.md: 30 days). */
+/** How long the feed keeps events (30 days, docs/events-and-webhooks.md, "Events"). */
 export const EVENT_RETENTION_DAYS = 30
 
 /**

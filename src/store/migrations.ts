@@ -229,7 +229,7 @@ const migrationsFor = (dialect: 'sqlite' | 'postgres'): Record<string, Migration
     },
   },
   '009_staff_keys_audit': {
-    // The operator side's credentials and its audit trail (OPERATOR.md, "Credentials" and "Audit").
+    // The operator side's credentials and its audit trail (docs/operator-api.md, "Credentials" and "Audit, privacy and access").
     async up(db: Kysely<any>) {
       await db.schema.createTable('staff')
         .addColumn('instance_id', 'text', (c) => c.notNull())
@@ -332,7 +332,7 @@ const migrationsFor = (dialect: 'sqlite' | 'postgres'): Record<string, Migration
     },
   },
   '013_catalog': {
-    // The catalog lives in the database (OPERATOR.md, "Catalog, settings and policy"); the
+    // The catalog lives in the database (docs/operator-api.md, "Catalog, settings and policy"); the
     // catalog file seeds an empty database and is applied again with `tourdesk catalog import`.
     // Nested values the service never queries by (meeting point, languages, tags, blackouts,
     // tiers, a promo code's tours, the settings) are JSON text.
@@ -428,7 +428,7 @@ const migrationsFor = (dialect: 'sqlite' | 'postgres'): Record<string, Migration
     },
   },
   '015_events': {
-    // The outbox (OPERATOR.md, "Events and notifications"): events commit with the change
+    // The outbox (docs/events-and-webhooks.md, "Events"): events commit with the change
     // they report, numbered per instance by event_sequences in commit order.
     async up(db: Kysely<any>) {
       await db.schema.createTable('event_sequences')

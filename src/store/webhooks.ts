@@ -28,7 +28,7 @@ function newDeliveryIdSql(dialect: Database['dialect']): string {
 }
 
 /**
- * Webhook endpoints, their subscriptions and deliveries (OPERATOR.md, "Webhooks"). A delivery
+ * Webhook endpoints, their subscriptions and deliveries (docs/events-and-webhooks.md, "Webhooks"). A delivery
  * is made for each subscribed, enabled endpoint in the transaction that writes the event
  * (`fanOut`, from events.append), so an event that commits is delivered at least once.
  */

@@ -25,7 +25,7 @@ export interface Outcome<R = Record<string, unknown>> {
   changes: number
 }
 
-/** An event the plan reports (OPERATOR.md, "Events"): kept aside and written at the plan's end, in its transaction (withEvents). */
+/** An event the plan reports (docs/events-and-webhooks.md, "Events"): kept aside and written at the plan's end, in its transaction (withEvents). */
 export interface Emission {
   event: NewEvent
 }

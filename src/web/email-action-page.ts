@@ -22,7 +22,7 @@ function page(reply: FastifyReply, status: number, title: string, body: string):
 }
 
 /**
- * The confirm and decline links of the operator's new-request email (OPERATOR.md, "Email"):
+ * The confirm and decline links of the operator's new-request email (docs/events-and-webhooks.md, "Email"):
  * opening one shows the booking and asks for one click, since a GET never changes anything
  * (mail scanners open links); the POST spends the link, once, before the request's deadline.
  */

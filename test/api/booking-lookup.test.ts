@@ -5,7 +5,7 @@ import type { ApiClient, ApiResponse } from '../helpers/client.ts'
 import { ALFAMA, ALFAMA_TUE_0930, ALFAMA_TUE_1400, CONTACT, bookingRow, db, holding, seatsTaken, type Session } from '../helpers/booking-fixtures.ts'
 import { ManualClock } from '../helpers/manual-clock.ts'
 
-// POST /booking/lookup (CONTRACT.md, "Beyond the seed"): a checked-out booking, found by its
+// POST /booking/lookup (docs/guest-api.md, "Booking states"): a checked-out booking, found by its
 // code and contact email or by the token of its manage link, becomes the caller's session's
 // booking, so GET and DELETE /booking act on it from any device. The clock starts at
 // 2026-06-01T08:00:00Z; ALFAMA departs 2026-06-02T08:30Z and ends at 11:00Z.

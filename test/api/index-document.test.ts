@@ -4,10 +4,10 @@ import { build, DEFAULT_NOW, demoCatalog, type TestService } from '../helpers/bu
 import type { ApiResponse } from '../helpers/client.ts'
 
 const SESSION_ID = /^[a-z0-9]{12}$/
-/** A session that has never held a booking lasts a day (CONTRACT.md, Beyond the seed). */
+/** A session that has never held a booking lasts a day (docs/guest-api.md, "Sessions and CSRF"). */
 const NEW_SESSION_SECONDS = 24 * 3600
 
-/** The ten endpoint entries CONTRACT.md lists, before the instance prefix is put in front of each path. */
+/** The ten endpoint entries docs/guest-api.md lists, before the instance prefix is put in front of each path. */
 const CONTRACT_ENDPOINTS = [
   'GET /tours?q=',
   'GET /tours/{id}',

@@ -8,7 +8,7 @@ import { build, type TestService } from '../helpers/build.ts'
 type Operation = { parameters?: Parameter[], requestBody?: any, responses: Record<string, any> }
 type Parameter = { name: string, in: string, required: boolean, schema: Record<string, unknown> }
 
-/** The error table of CONTRACT.md: every code with its status. */
+/** The error table of docs/guest-api.md ("Errors"): every code with its status. */
 const CONTRACT_ERRORS: Record<string, number> = {
   invalid_json: 400,
   validation_failed: 400,
@@ -87,12 +87,12 @@ test('every route the index lists, and the index itself, is documented with its 
   for (const [method, path] of routes) {
     assert.ok(document.paths[path]?.[method.toLowerCase()], `${method} ${path} is documented`)
   }
-  // CONTRACT.md, "Beyond the seed": the index keeps its ten entries; openapi.json documents the extensions.
+  // docs/guest-api.md, "Index": the index keeps its ten entries; openapi.json documents the extensions.
   const listed = new Set(routes.map(([method, path]) => `${method} ${path}`))
   assert.deepEqual(operations(document).map(([method, path]) => `${method} ${path}`).filter((op) => !listed.has(op)), ['POST /booking/lookup', 'GET /newsletter/confirm'])
 })
 
-test('every error code of CONTRACT.md is documented with its status, on the operations and in x-error-codes', async (t) => {
+test('every error code of the guest contract is documented with its status, on the operations and in x-error-codes', async (t) => {
   const service = await build(t)
   const document = await openapi(service)
   for (const [code, status] of Object.entries(CONTRACT_ERRORS)) {

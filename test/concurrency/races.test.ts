@@ -1,6 +1,6 @@
 /**
  * Issue 12: truly parallel requests over HTTP, in one node and over three processes on one
- * database, against the promises of CONTRACT.md. After every run the database is read and
+ * database, against the promises of docs/guest-api.md. After every run the database is read and
  * every invariant of test/helpers/booking-invariants.ts checked against the answers given.
  * The scripted races are the four defects seen on PostgreSQL (the promo one by two roads:
  * checkouts rushing a code's last use, and cancels giving a use back twice); the property

@@ -70,7 +70,7 @@ export function reachable(from: BookingStatus, to: BookingStatus): boolean {
 }
 
 /**
- * The 4xx codes CONTRACT.md gives each route for a well-formed request from a live session
+ * The 4xx codes docs/guest-api.md gives each route for a well-formed request from a live session
  * with its CSRF token (which is all a race run sends): anything else is a bug.
  */
 const ALLOWED_ERRORS: Record<RaceRoute, Record<number, string[]>> = {

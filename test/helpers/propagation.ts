@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks'
 
-/** What OPERATOR.md promises: a catalog edit reaches guests on every node within 2 seconds. */
+/** What docs/operator-api.md ("Catalog, settings and policy") promises: a catalog edit reaches guests on every node within 2 seconds. */
 export const PROPAGATION_LIMIT_MS = 2_000
 
 /**

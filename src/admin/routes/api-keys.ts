@@ -9,7 +9,7 @@ import { actorOf } from '../../services/staff-auth.ts'
 import { pageOf } from '../list-cursor.ts'
 import { apiKeyView } from '../views.ts'
 
-/** API keys for integrations (OPERATOR.md, "Credentials"); managers only. */
+/** API keys for integrations (docs/operator-api.md, "Credentials"); managers only. */
 export const apiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { staff, store, clock } = app.tourdesk
 

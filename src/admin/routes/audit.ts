@@ -15,7 +15,7 @@ function boundOf(value: string | undefined, timeZone: string, endOfDay: boolean)
   return toStoredInstant((endOfDay ? day.add({ days: 1 }) : day).toZonedDateTime(timeZone).toInstant())
 }
 
-/** The audit log (OPERATOR.md, "Audit, privacy and access"): every change made through the operator API or the CLI. */
+/** The audit log (docs/operator-api.md, "Audit, privacy and access"): every change made through the operator API or the CLI. */
 export const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/audit', {
     schema: { querystring: AuditQuery, response: { 200: AuditList } },

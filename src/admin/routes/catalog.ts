@@ -50,7 +50,7 @@ const NO_TOURS: CatalogScope = { tours: [] }
 /** The tour `id` of an edited instance, as the operator sees it. */
 const tourIn = (catalog: CatalogInstance, id: string) => tourView(catalog.tours.find((tour) => tour.id === id)!)
 
-/** The catalog, its tours, promo codes, cancellation policy and settings (OPERATOR.md, "Catalog, settings and policy"); managers only. */
+/** The catalog, its tours, promo codes, cancellation policy and settings (docs/operator-api.md, "Catalog, settings and policy"); managers only. */
 export const catalogRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { catalogEditor, store, clock } = app.tourdesk
 

@@ -48,7 +48,7 @@ const isStoredInstant = (text: string) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\
 
 const IF_MATCH = 'If-Match: "<version>" (or bare digits) makes the change conditional: a stale version is 412 precondition_failed and changes nothing.'
 
-/** Departures and their manifests (OPERATOR.md, "Departures"). */
+/** Departures and their manifests (docs/operator-api.md, "Departures"). */
 export const departureRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const departures = app.tourdesk.departures
 

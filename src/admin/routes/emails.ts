@@ -23,7 +23,7 @@ export function emailView(row: EmailRow, timeZone: string) {
   }
 }
 
-/** The email log (OPERATOR.md, "Email"): every message with its state; managers only. */
+/** The email log (docs/events-and-webhooks.md, "Email"): every message with its state; managers only. */
 export const emailRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { store } = app.tourdesk
   const bookings = operatorBookingRepository(store)

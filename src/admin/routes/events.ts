@@ -12,7 +12,7 @@ function typesOf(list: string | undefined): EventType[] | null {
   return types as EventType[]
 }
 
-/** The event feed (OPERATOR.md, "Events and notifications"): what happened, in commit order, for 30 days. */
+/** The event feed (docs/events-and-webhooks.md, "Events"): what happened, in commit order, for 30 days. */
 export const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { events } = app.tourdesk.store
 

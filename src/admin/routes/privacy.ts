@@ -7,7 +7,7 @@ import { personalDataView } from '../privacy-view.ts'
 
 const AUDITED = 'Audited: the entry names the address only by a keyed hash (HMAC-SHA256 with the server secret) and records the counts, never the data.'
 
-/** Privacy requests about one email address (OPERATOR.md, "Audit, privacy and access"); managers only. */
+/** Privacy requests about one email address (docs/operator-api.md, "Audit, privacy and access"); managers only. */
 export const privacyRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { store, secret, clock } = app.tourdesk
   const privacy = privacyRequests(store, secret)

@@ -13,7 +13,7 @@ import { staffAccountView } from '../views.ts'
 const KEPT_FOR_THE_AUDIT = 'Accounts are never deleted: the audit log names them as actors, so DELETE disables the account instead.'
 const LAST_MANAGER = 'The last active manager of the instance cannot be disabled or demoted (409 last_manager); concurrent requests are serialised, so two managers demoting each other leave one.'
 
-/** Staff accounts of the instance (OPERATOR.md, "Audit, privacy and access"); managers only. */
+/** Staff accounts of the instance (docs/operator-api.md, "Audit, privacy and access"); managers only. */
 export const staffRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { staff, store, clock } = app.tourdesk
   const change = (request: FastifyRequest, id: string, changes: { role?: StaffAccount['role'], disabled?: boolean }) =>

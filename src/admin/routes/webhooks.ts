@@ -14,7 +14,7 @@ import { newWebhookSecret } from '../../notify/webhook-signing.ts'
 import type { WebhookDeliveryRow, WebhookEndpoint as EndpointRecord } from '../../store/webhooks.ts'
 import { decodeCursor, encodeCursor, pageOf } from '../list-cursor.ts'
 
-/** How long the previous secret signs too after a rotation (OPERATOR.md: 24 hours). */
+/** How long the previous secret signs too after a rotation (24 hours, docs/events-and-webhooks.md, "Webhooks"). */
 const ROTATION_OVERLAP_HOURS = 24
 
 function endpointView(row: EndpointRecord, zone: string, now: string) {
@@ -42,7 +42,7 @@ const audited = (row: EndpointRecord) => ({ url: row.url, description: row.descr
 
 const notFound = (id: string) => new ApiError('not_found', `No webhook endpoint ${id}`)
 
-/** Webhook endpoints (OPERATOR.md, "Webhooks", Standard Webhooks 1.0); managers only. */
+/** Webhook endpoints (docs/events-and-webhooks.md, "Webhooks", Standard Webhooks 1.0); managers only. */
 export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { store, clock, webhooks: delivery } = app.tourdesk
   const { webhooks } = store

@@ -5,7 +5,7 @@ import { named } from '../named.ts'
 import { PageQuery } from './page.ts'
 
 /**
- * The operator API's catalog routes (OPERATOR.md, "Catalog, settings and policy"): bodies
+ * The operator API's catalog routes (docs/operator-api.md, "Catalog, settings and policy"): bodies
  * and answers in the catalog file's format, built from the schemas of src/schemas/catalog.ts,
  * so the file, the API and openapi.json accept exactly the same.
  */

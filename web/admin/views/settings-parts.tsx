@@ -212,7 +212,7 @@ export function Confirmed({ id, label, accessibleLabel, question, yes, onYes, bu
 export interface Page<T> { items: T[], next: string | null }
 
 /**
- * A cursor-paged list (OPERATOR.md, "Lists"): the first page, and more on request. reload()
+ * A cursor-paged list (docs/operator-api.md, "Conventions"): the first page, and more on request. reload()
  * reads the first page again and keeps what is shown meanwhile.
  */
 export function usePages<T>(read: (cursor: string | null) => Promise<Page<T>>, deps: unknown[]) {

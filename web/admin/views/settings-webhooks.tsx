@@ -7,7 +7,7 @@ import {
   usePages, when,
 } from './settings-parts.tsx'
 
-/** The event types an endpoint can receive (OPERATOR.md, "Events"; src/store/events.ts EVENT_TYPES, which the browser test holds this to). */
+/** The event types an endpoint can receive (docs/events-and-webhooks.md, "Events"; src/store/events.ts EVENT_TYPES, which the browser test holds this to). */
 export const EVENT_TYPES: { type: string, about: string }[] = [
   { type: 'booking.requested', about: 'a guest asks for a tour that needs confirmation' },
   { type: 'booking.confirmed', about: 'a booking is confirmed' },
