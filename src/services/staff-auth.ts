@@ -6,7 +6,7 @@ import { isRole, type Role } from '../domain/roles.ts'
 import { ApiError } from '../errors/api-error.ts'
 import type { Actor } from '../store/audit.ts'
 import { newRowId } from '../store/row-id.ts'
-import type { ApiKeyRow, StaffRow } from '../store/staff.ts'
+import type { ApiKeyRow, StaffRow, StaffSessionRow } from '../store/staff.ts'
 import type { Store } from '../store/store.ts'
 
 const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number, options: { N: number, r: number, p: number, maxmem: number }) => Promise<Buffer>
@@ -89,6 +89,21 @@ export interface NewStaff {
   password?: string
 }
 
+/** The staff member of a session found unexpired, unless it has gone idle or the account is disabled. */
+function liveSession(found: { session: StaffSessionRow, staff: StaffRow } | undefined, now: Temporal.Instant): StaffIdentity | null {
+  const role = found?.staff.role
+  if (!found || found.staff.disabled === 1 || !isRole(role)) return null
+  if (now.epochMilliseconds - Date.parse(found.session.last_seen_at) >= STAFF_IDLE_MINUTES * 60_000) return null
+  const { staff: account, session } = found
+  return { kind: 'staff', id: account.id, name: account.name, role, email: account.email, sessionId: session.id }
+}
+
+function liveKey(key: ApiKeyRow | undefined): StaffIdentity | null {
+  const role = key?.role
+  if (!key || key.revoked_at !== null || !isRole(role)) return null
+  return { kind: 'key', id: key.id, name: key.name, role, email: null, sessionId: null }
+}
+
 /** Staff accounts, sign-in and API keys for one store; every change is audited in its own transaction. */
 export function staffAuth(store: Store, secret: string) {
   const { staff, audit } = store
@@ -146,25 +161,34 @@ export function staffAuth(store: Store, secret: string) {
     async identifyStaff(instanceRef: string, token: string, now: Temporal.Instant): Promise<StaffIdentity | null> {
       const sessionId = sha256(token)
       const found = await staff.findSession(instanceRef, sessionId, toStoredInstant(now))
-      const role = found?.staff.role
-      if (!found || found.staff.disabled === 1 || !isRole(role)) return null
-      const lastSeenMs = Date.parse(found.session.last_seen_at)
-      if (now.epochMilliseconds - lastSeenMs >= STAFF_IDLE_MINUTES * 60_000) return null
-      if (now.epochMilliseconds - lastSeenMs >= TOUCH_EVERY_MS) await store.write(() => staff.touchSession(instanceRef, sessionId, toStoredInstant(now)))
-      const { staff: account } = found
-      return { kind: 'staff', id: account.id, name: account.name, role, email: account.email, sessionId }
+      const identity = liveSession(found, now)
+      if (identity && now.epochMilliseconds - Date.parse(found!.session.last_seen_at) >= TOUCH_EVERY_MS) {
+        await store.write(() => staff.touchSession(instanceRef, sessionId, toStoredInstant(now)))
+      }
+      return identity
     },
 
     /** The API key a Bearer secret is, if it exists in this instance and is not revoked. */
     async identifyKey(instanceRef: string, bearer: string, now: Temporal.Instant): Promise<StaffIdentity | null> {
       if (!API_KEY_PATTERN.test(bearer)) return null
       const key = await staff.findKey(instanceRef, sha256(bearer))
-      const role = key?.role
-      if (!key || key.revoked_at !== null || !isRole(role)) return null
-      if (key.last_used_at === null || now.epochMilliseconds - Date.parse(key.last_used_at) >= TOUCH_EVERY_MS) {
-        await store.write(() => staff.touchKey(instanceRef, key.id, toStoredInstant(now)))
+      const identity = liveKey(key)
+      if (identity && (key!.last_used_at === null || now.epochMilliseconds - Date.parse(key!.last_used_at) >= TOUCH_EVERY_MS)) {
+        await store.write(() => staff.touchKey(instanceRef, key!.id, toStoredInstant(now)))
       }
-      return { kind: 'key', id: key.id, name: key.name, role, email: null, sessionId: null }
+      return identity
+    },
+
+    /**
+     * What a credential identified earlier is now, read again from the database (so a change
+     * made on any node counts): null once the session is signed out, expired or idle, the
+     * account disabled, or the key revoked; else its current role. It only reads: a
+     * long-lived request such as GET /stream must not keep its own session from going idle.
+     */
+    async recheck(instanceRef: string, identity: StaffIdentity, now: Temporal.Instant): Promise<StaffIdentity | null> {
+      if (identity.kind === 'key') return liveKey(await staff.findKeyById(instanceRef, identity.id))
+      const found = await staff.findSession(instanceRef, identity.sessionId!, toStoredInstant(now))
+      return liveSession(found, now)
     },
 
     /** A new account; answers it with a one-time setup token unless a password was given. */

@@ -124,6 +124,10 @@ export function staffRepository({ db, dialect, read }: Database) {
       })
     },
 
+    async findKeyById(instanceId: string, id: string): Promise<ApiKeyRow | undefined> {
+      return db.selectFrom('api_keys').selectAll().where('instance_id', '=', instanceId).where('id', '=', id).executeTakeFirst()
+    },
+
     async listKeys(instanceId: string): Promise<ApiKeyRow[]> {
       return db.selectFrom('api_keys').selectAll().where('instance_id', '=', instanceId).orderBy('created_at').orderBy('id').execute()
     },

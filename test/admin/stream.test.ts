@@ -1,47 +1,12 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { startService } from '../helpers/build.ts'
-import { OperatorClient, signedInStaff } from '../helpers/operator.ts'
+import { signedInStaff } from '../helpers/operator.ts'
 import { FADO_MON, FADO_TUE, guestBooking, keyOf, operatorService } from './bookings-fixtures.ts'
+import { openStream } from './stream-client.ts'
 
 // GET {admin_base}/stream (issue 17): the event feed as server-sent events, for the back
 // office's Requests view. Real HTTP, real database, the stream read as a browser reads it.
-
-interface StreamMessage { id: string, data: any }
-
-/** An open stream, read message by message. */
-async function openStream(client: OperatorClient, headers: Record<string, string> = {}) {
-  const controller = new AbortController()
-  const sent: Record<string, string> = { accept: 'text/event-stream', ...headers }
-  const credential = (client as any).credential as { cookie?: string, bearer?: string }
-  if (credential.cookie) sent.cookie = credential.cookie
-  if (credential.bearer) sent.authorization = `Bearer ${credential.bearer}`
-  const response = await fetch(`${client.base}/stream`, { headers: sent, signal: controller.signal })
-  const problem: any = response.ok ? null : await response.json()
-  const reader = response.ok ? response.body!.pipeThrough(new TextDecoderStream()).getReader() : null
-  let buffer = ''
-  let ended = false
-  /** The next message (comments and the retry line are skipped); null when the stream has ended. */
-  async function next(): Promise<StreamMessage | null> {
-    for (;;) {
-      const boundary = buffer.indexOf('\n\n')
-      if (boundary >= 0) {
-        const block = buffer.slice(0, boundary)
-        buffer = buffer.slice(boundary + 2)
-        const fields = block.split('\n')
-        const id = fields.find((line) => line.startsWith('id: '))?.slice(4)
-        const data = fields.find((line) => line.startsWith('data: '))?.slice(6)
-        if (id !== undefined && data !== undefined) return { id, data: JSON.parse(data) }
-        continue
-      }
-      if (ended || !reader) return null
-      const chunk = await reader.read()
-      if (chunk.done) ended = true
-      else buffer += chunk.value
-    }
-  }
-  return { response, problem, next, close: () => controller.abort() }
-}
 
 test('the stream needs a credential and the role that reads bookings; a guide is refused', async (t) => {
   const { service } = await operatorService(t)

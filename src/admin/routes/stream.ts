@@ -1,11 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply } from 'fastify'
+import { roleMay, type Permission } from '../../domain/roles.ts'
 import { ApiError } from '../../errors/api-error.ts'
 import { addSecurityHeaders } from '../../http/security-headers.ts'
 import type { EventRow } from '../../store/events.ts'
 import { eventView } from '../event-view.ts'
-import { EventStreamHub } from '../event-stream.ts'
+import { EventStreamHub, STREAM_RECHECK_MS } from '../event-stream.ts'
 
+/** Who may open a stream, and keep it open: checked at the start by the one access check (access.ts), then again by the hub. */
+const STREAM_ACCESS: Permission = 'bookings.read'
 const HEARTBEAT_MS = 15_000
 const EVENT_ID = /^evt_[0-9a-f]{32}$/
 /** How long a browser waits before reconnecting (it then sends Last-Event-ID). */
@@ -27,7 +30,7 @@ function streamHeaders(reply: FastifyReply): Record<string, string> {
 
 /** GET /stream: the event feed as server-sent events, for screens that update without reloading (the back office's Requests). */
 export const streamRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { store } = app.tourdesk
+  const { store, staff, clock } = app.tourdesk
   const hub = new EventStreamHub(store, (err) => app.log.warn({ err }, 'event stream: could not read the feed'))
   app.addHook('preClose', (done) => {
     hub.endAll()
@@ -36,7 +39,7 @@ export const streamRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/stream', {
     config: {
-      access: 'bookings.read',
+      access: STREAM_ACCESS,
       eventStream: true,
       errors: ['validation_failed'],
       summary: 'The event feed as server-sent events, live',
@@ -45,7 +48,10 @@ export const streamRoutes: FastifyPluginAsyncTypebox = async (app) => {
         + 'with it (browsers send it when they reconnect) it first sends every event after that one, so nothing is missed or repeated. '
         + 'A Last-Event-ID the feed no longer holds (older than 30 days) is 404 not_found: read the current state again and reconnect without it. '
         + `Events reach the stream within about a second, from whichever node made them. A comment line (":") is sent every ${HEARTBEAT_MS / 1000} s `
-        + 'so proxies keep the connection; the stream ends when the node shuts down, and the client reconnects. The same roles as GET /events may read it.',
+        + 'so proxies keep the connection. The same roles as GET /events may read it, and only while the credential holds: '
+        + `it is read again every ${STREAM_RECHECK_MS / 1000} s and before each event, and the stream ends once the session is signed out, `
+        + 'expired (12 hours) or idle (2 hours; the stream itself does not keep a session alive), the account disabled or its role no longer '
+        + 'one that reads events, or the API key revoked; reconnecting then answers 401 or 403. The stream also ends when the node shuts down, and the client reconnects.',
     },
   }, async (request, reply) => {
     const { ref } = request.catalog.instance
@@ -63,6 +69,7 @@ export const streamRoutes: FastifyPluginAsyncTypebox = async (app) => {
       afterSeq = await store.read(() => store.events.lastSeq(ref))
     }
 
+    const identity = request.staff!
     const socket = reply.raw
     reply.hijack()
     socket.writeHead(200, streamHeaders(reply))
@@ -70,6 +77,11 @@ export const streamRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const subscriber = {
       instanceId: ref,
       afterSeq,
+      credential: `${identity.kind} ${identity.sessionId ?? identity.id}`,
+      async mayStillRead() {
+        const current = await staff.recheck(ref, identity, clock.now())
+        return current !== null && roleMay(current.role, STREAM_ACCESS)
+      },
       send(rows: EventRow[]) {
         // The catalog of now, so names and zone follow live edits.
         const catalog = app.tourdesk.catalogs.get(prefix) ?? request.catalog
