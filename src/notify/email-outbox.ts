@@ -6,7 +6,7 @@ import type { EmailRow, EnqueueRules, NewEmail } from '../store/emails.ts'
 import type { Store } from '../store/store.ts'
 import { statement, type Plan } from '../store/write-plan.ts'
 import type { CatalogRegistry } from '../catalog/catalog-registry.ts'
-import { newsletterConfirmation, operatorMessages } from './email-messages.ts'
+import { newsletterConfirmation, operatorMessages, type Message } from './email-messages.ts'
 import { confirmationOf, projectEvent, reminderOf } from './email-projection.ts'
 import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 import type { Task } from '../jobs/scheduler.ts'
@@ -56,7 +56,8 @@ export function emailOutbox(store: Store, catalogs: CatalogRegistry, secret: str
   }
 
   async function managers(instanceId: string): Promise<string[]> {
-    return (await store.staff.list(instanceId)).filter((s) => s.role === 'manager' && s.disabled === 0).map((s) => s.email)
+    // A manager who never set a password cannot act yet: their links would do nothing.
+    return (await store.staff.list(instanceId)).filter((s) => s.role === 'manager' && s.disabled === 0 && s.password_hash !== null).map((s) => s.email)
   }
 
   async function operatorAddresses(catalog: InstanceCatalog): Promise<string[]> {
@@ -148,7 +149,7 @@ export function emailOutbox(store: Store, catalogs: CatalogRegistry, secret: str
       const messages: NewEmail[] = []
       for (const endpoint of rows) {
         const view = `${settings.publicUrl}/admin/${catalog.instance.prefix}/settings/webhooks/${endpoint.id}`
-        const [kind, key, message] = endpoint.disabled_at !== null
+        const [kind, key, message]: [NewEmail['kind'], string, Message] = endpoint.disabled_at !== null
           ? ['webhook_disabled', `webhook-disabled:${endpoint.id}:${endpoint.disabled_at}`, operatorMessages.webhookDisabled(catalog, { url: endpoint.url, reason: endpoint.disabled_reason ?? 'disabled' }, view)]
           : ['webhook_failing', `webhook-failing:${endpoint.id}:${endpoint.failing_since}`, operatorMessages.webhookFailing(catalog, { url: endpoint.url, since: endpoint.failing_since! }, view)]
         for (const recipient of addresses) {

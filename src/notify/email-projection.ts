@@ -51,14 +51,14 @@ export function projectEvent(event: EventRow, context: ProjectionContext): Proje
   const out: Projected = { emails: [], links: [] }
   const { catalog, origin, operators } = context
   const { prefix, ref, name } = catalog.instance
-  const add = (kind: string, recipient: string, message: Message, booking: BookingRow | null, calendar: string | null = null) => {
+  const add = (kind: NewEmail['kind'], recipient: string, message: Message, booking: BookingRow | null, calendar: string | null = null) => {
     out.emails.push({
       instanceId: ref, kind, recipient, bookingId: booking?.id ?? null, dedupeKey: `${event.id}:${kind}:${recipient.toLowerCase()}`,
       subject: message.subject, text: message.text, html: message.html, calendar,
     })
   }
   // Rendered only when someone hears it: an instance with no operator address makes none.
-  const toOperators = (kind: string, message: () => Message, booking: BookingRow | null) => {
+  const toOperators = (kind: NewEmail['kind'], message: () => Message, booking: BookingRow | null) => {
     if (operators.length === 0) return
     const rendered = message()
     for (const recipient of operators) add(kind, recipient, rendered, booking)

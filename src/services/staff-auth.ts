@@ -2,7 +2,7 @@ import { createHash, createHmac, randomBytes, scrypt, timingSafeEqual } from 'no
 import { promisify } from 'node:util'
 import { Temporal } from 'temporal-polyfill'
 import { toStoredInstant } from '../domain/instant-format.ts'
-import { isRole, type Role } from '../domain/roles.ts'
+import { isRole, roleMay, type Role } from '../domain/roles.ts'
 import { ApiError } from '../errors/api-error.ts'
 import type { Actor } from '../store/audit.ts'
 import { newRowId } from '../store/row-id.ts'
@@ -189,6 +189,22 @@ export function staffAuth(store: Store, secret: string) {
       if (identity.kind === 'key') return liveKey(await staff.findKeyById(instanceRef, identity.id))
       const found = await staff.findSession(instanceRef, identity.sessionId!, toStoredInstant(now))
       return liveSession(found, now)
+    },
+
+    /**
+     * Who acts through an operator email link sent to `recipient`, now: the staff member with
+     * that address while they may change bookings (set up, not disabled, a role that may), or,
+     * for an address with no account, the address itself while it is one of `operatorEmails`.
+     * Null when neither: a link from an email sent before someone was disabled does nothing.
+     */
+    async emailLinkActor(instanceRef: string, recipient: string, operatorEmails: readonly string[]): Promise<Actor | null> {
+      const member = await staff.findByEmail(instanceRef, recipient)
+      if (member) {
+        return member.disabled === 0 && member.password_hash !== null && isRole(member.role) && roleMay(member.role, 'bookings.change')
+          ? { type: 'staff', id: member.id, name: member.name } : null
+      }
+      const address = recipient.trim().toLowerCase()
+      return operatorEmails.some((e) => e.trim().toLowerCase() === address) ? { type: 'staff', id: null, name: `${address} (email link)` } : null
     },
 
     /** A new account; answers it with a one-time setup token unless a password was given. */

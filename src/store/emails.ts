@@ -1,4 +1,5 @@
 import type { Selectable } from 'kysely'
+import { EMAIL_CAP_GROUP, type EmailKind } from '../schemas/admin/email.ts'
 import type { Database } from './database.ts'
 import { newRowId } from './row-id.ts'
 import type { Tables } from './tables.ts'
@@ -10,7 +11,7 @@ export type EmailState = 'queued' | 'sent' | 'failed' | 'not_sent'
 /** A message to keep (and send, when it may go). */
 export interface NewEmail {
   instanceId: string
-  kind: string
+  kind: EmailKind
   recipient: string
   bookingId: string | null
   /** Set for a message that must be made once only: a second one with the same key is dropped. */
@@ -25,7 +26,7 @@ export interface EnqueueRules {
   now: string
   /** Created before this, a message no longer counts towards its recipient's hourly cap. */
   hourAgo: string
-  /** emails_per_recipient_per_hour. */
+  /** emails_per_recipient_per_hour, for each group of EMAIL_CAP_GROUP (src/schemas/admin/email.ts). */
   cap: number
   /** false without SMTP_URL: every message is kept as not_sent. */
   canSend: boolean
@@ -50,6 +51,10 @@ export type SendOutcome =
 /** States that count towards the per-recipient cap: the messages that went, or were meant to go. */
 const COUNTED_STATES = `('queued', 'sent', 'failed')`
 
+/** The kinds counted together with `kind` towards its recipient's cap, as SQL values; null for a kind never capped. */
+const KINDS_COUNTED_WITH = new Map(Object.entries(EMAIL_CAP_GROUP).map(([kind, group]) => [kind, group === null ? null
+  : `(${Object.entries(EMAIL_CAP_GROUP).filter(([, other]) => other === group).map(([k]) => `'${k}'`).join(', ')})`]))
+
 /**
  * Every email the service makes (docs/events-and-webhooks.md, "Email"), kept with its state; the place of the
  * email projection in each instance's events; and the operator's one-click links.
@@ -63,14 +68,15 @@ export function emailRepository({ supportsSkipLocked, dialect }: Database) {
      */
     *enqueue(messages: readonly NewEmail[], rules: EnqueueRules): Plan<EmailRow[]> {
       const kept: EmailRow[] = []
-      /** Messages counted towards each recipient's cap in the last hour, read once per recipient. */
+      /** Messages counted towards each recipient's cap of each group in the last hour, read once per recipient and group. */
       const counted = new Map<string, number>()
-      if (rules.canSend && dialect === 'postgres') {
+      const capped = messages.filter((m) => EMAIL_CAP_GROUP[m.kind] !== null)
+      if (rules.canSend && dialect === 'postgres' && capped.length > 0) {
         // Under READ COMMITTED two transactions would each count the other's messages out and
         // both go past the cap: each recipient's count-and-insert is made one at a time. The
         // locks are taken in one order, so two batches naming the same recipients cannot deadlock;
         // one statement takes them all, not a round trip each.
-        const keys = [...new Set(messages.map((m) => `email-cap ${m.instanceId} ${m.recipient.trim().toLowerCase()}`))].sort()
+        const keys = [...new Set(capped.map((m) => `email-cap ${m.instanceId} ${m.recipient.trim().toLowerCase()}`))].sort()
         yield* statement(
           `select count(*) as locked from (select pg_advisory_xact_lock(hashtextextended(key, 0))
              from unnest(?::text[]) with ordinality as k(key, n) order by n) as held`,
@@ -78,16 +84,17 @@ export function emailRepository({ supportsSkipLocked, dialect }: Database) {
       }
       for (const message of messages) {
         const recipient = message.recipient.trim().toLowerCase()
+        const countedKinds = KINDS_COUNTED_WITH.get(message.kind)!
+        const key = `${message.instanceId} ${recipient} ${EMAIL_CAP_GROUP[message.kind]}`
         let state: EmailState = 'queued'
         let reason: string | null = null
         if (!rules.canSend) {
           state = 'not_sent'
           reason = 'no_smtp'
-        } else {
-          const key = `${message.instanceId} ${recipient}`
+        } else if (countedKinds !== null) {
           if (!counted.has(key)) {
             const { rows: [{ n }] } = yield* statement<{ n: number }>(
-              `select count(*) as n from emails where instance_id = ? and recipient = ? and created_at > ? and state in ${COUNTED_STATES}`,
+              `select count(*) as n from emails where instance_id = ? and recipient = ? and created_at > ? and state in ${COUNTED_STATES} and kind in ${countedKinds}`,
               [message.instanceId, recipient, rules.hourAgo])
             counted.set(key, Number(n))
           }
@@ -107,7 +114,7 @@ export function emailRepository({ supportsSkipLocked, dialect }: Database) {
           columns.map((c) => row[c]))
         if (changes === 1) {
           kept.push(row)
-          if (state === 'queued') counted.set(`${message.instanceId} ${recipient}`, (counted.get(`${message.instanceId} ${recipient}`) ?? 0) + 1)
+          if (state === 'queued' && counted.has(key)) counted.set(key, counted.get(key)! + 1)
         }
       }
       return kept

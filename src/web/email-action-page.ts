@@ -24,7 +24,9 @@ function page(reply: FastifyReply, status: number, title: string, body: string):
 /**
  * The confirm and decline links of the operator's new-request email (docs/events-and-webhooks.md, "Email"):
  * opening one shows the booking and asks for one click, since a GET never changes anything
- * (mail scanners open links); the POST spends the link, once, before the request's deadline.
+ * (mail scanners open links); the POST spends the link, once, before the request's deadline,
+ * and only while the person it was sent to may still act (staff-auth.ts, emailLinkActor),
+ * whom the audit then names.
  */
 export async function emailActionRoutes(app: FastifyInstance): Promise<void> {
   const path = '/admin/:instance/email-actions/:token'
@@ -37,12 +39,14 @@ export async function emailActionRoutes(app: FastifyInstance): Promise<void> {
     const hash = hashActionToken(token)
     const link = await app.tourdesk.store.read(() => app.tourdesk.store.emails.actionLink(catalog.instance.ref, hash))
     if (!link) return null
+    const actor = await app.tourdesk.staff.emailLinkActor(catalog.instance.ref, link.recipient, catalog.instance.operator_emails ?? [])
+    if (!actor) return null
     const booking = await app.tourdesk.store.read(() => app.tourdesk.store.bookings.byId(catalog.instance.ref, link.booking_id))
-    return booking ? { catalog, link, hash, booking } : null
+    return booking ? { catalog, link, hash, booking, actor } : null
   }
 
   const unusable = (reply: FastifyReply) => page(reply, 404, 'This link does not work',
-    '<p>It is not a link we sent, or it has been used already, or the request’s deadline has passed. Open the request in the back office instead.</p>')
+    '<p>It is not a link we sent, or it has been used already, or the request’s deadline has passed, or the person it was sent to may no longer act. Open the request in the back office instead.</p>')
 
   app.get<{ Params: { instance: string, token: string } }>(path, async (request, reply) => {
     const found = await linkOf(request.params.instance, request.params.token)
@@ -61,9 +65,9 @@ export async function emailActionRoutes(app: FastifyInstance): Promise<void> {
     const found = await linkOf(request.params.instance, request.params.token)
     const now = app.tourdesk.clock.now()
     if (!found) return unusable(reply)
-    const { catalog, link, hash } = found
+    const { catalog, link, hash, actor } = found
     if (!(await app.tourdesk.store.write(() => app.tourdesk.store.emails.useActionLink(catalog.instance.ref, hash, toStoredInstant(now))))) return unusable(reply)
-    const ctx = { catalog, now, actor: { type: 'staff' as const, id: null, name: `${link.recipient} (email link)` }, requestId: request.id, ifMatch: null }
+    const ctx = { catalog, now, actor, requestId: request.id, ifMatch: null }
     const reason = typeof request.body?.reason === 'string' ? request.body.reason.slice(0, 500) : undefined
     try {
       const row = link.action === 'confirm'

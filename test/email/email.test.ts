@@ -6,8 +6,8 @@ import { toStoredInstant } from '../../src/domain/instant-format.ts'
 import { build, demoCatalog, type BuildOptions, type TestService } from '../helpers/build.ts'
 import { CONTACT } from '../helpers/booking-fixtures.ts'
 import { mailSink, type MailSink } from '../helpers/smtp.ts'
-import { signedInStaff } from '../helpers/operator.ts'
-import { ALFAMA_TUE, ALFAMA_TUE_PM, FADO_MON, FADO_TUE, guestBooking, keyOf } from '../admin/bookings-fixtures.ts'
+import { signedInStaff, STAFF_PASSWORD } from '../helpers/operator.ts'
+import { ALFAMA_TUE, ALFAMA_TUE_PM, auditEntries, FADO_MON, FADO_TUE, guestBooking, keyOf } from '../admin/bookings-fixtures.ts'
 
 const OPERATOR = 'ops@tours.example'
 
@@ -104,6 +104,45 @@ test("the operator's confirm link asks for one click, works once, and the guest 
   assert.ok(sink.messages.some((m) => to(m) === CONTACT.email && m.subject!.startsWith('Booking confirmed')))
 })
 
+test("an email link acts only while the one it was sent to may act: a disabled manager's does nothing, an active one's names them in the audit; managers who never set a password get no alert", async (t) => {
+  const { service, sink } = await withMail(t, { operator_emails: [] })
+  const ref = service.context.catalogs.get('lisbon')!.instance.ref
+  const system = { type: 'system' as const, id: null, name: 'test' }
+  const add = (email: string, name: string, password?: string) =>
+    service.context.staff.addStaff(ref, { email, name, role: 'manager', ...password ? { password } : {} }, system, service.clock.now())
+  const ana = (await add('ana.manager@tours.example', 'Ana Manager', STAFF_PASSWORD)).staff
+  const bea = (await add('bea.manager@tours.example', 'Bea Manager', STAFF_PASSWORD)).staff
+  await add('cid.invited@tours.example', 'Cid Invited')
+  const first = (await guestBooking(service, { tour_id: 'fado-night', start: FADO_TUE, party: 2 })).booking
+  const second = (await guestBooking(service, { tour_id: 'fado-night', start: FADO_TUE, party: 1 })).booking
+  await deliverEmails(service)
+  const linkTo = (address: string, code: string, action: 'Confirm' | 'Decline') => {
+    const alert = sink.messages.find((m) => to(m) === address && m.subject!.startsWith('New request') && m.subject!.includes(code))
+    assert.ok(alert, `${address} is alerted to ${code}`)
+    return new RegExp(`${action} it: (\\S+)`).exec(alert.text!)![1]
+  }
+  assert.deepEqual([...new Set(sink.messages.filter((m) => m.subject!.startsWith('New request')).map(to))].sort(),
+    ['ana.manager@tours.example', 'bea.manager@tours.example'], 'not the manager who never set a password')
+
+  const manager = await keyOf(service, 'manager')
+  assert.equal((await manager.patch(`/staff/${bea.id}`, { disabled: true })).status, 200)
+  const post = (link: string) => fetch(link, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '' })
+  const beas = linkTo(bea.email, first.code, 'Confirm')
+  assert.equal((await fetch(beas)).status, 404, 'the page says the link does not work')
+  assert.equal((await post(beas)).status, 404)
+  assert.equal((await manager.get(`/bookings/${first.code}`)).body.status, 'requested', 'nothing changed')
+
+  assert.equal((await post(linkTo(ana.email, second.code, 'Decline'))).status, 200)
+  assert.equal((await manager.get(`/bookings/${second.code}`)).body.status, 'declined')
+  const [declined] = (await auditEntries(service, second.id)).filter((e) => e.action === 'booking.declined')
+  assert.deepEqual([declined.actor_type, declined.actor_id, declined.actor_name], ['staff', ana.id, 'Ana Manager'])
+
+  assert.equal((await manager.patch(`/staff/${bea.id}`, { disabled: false })).status, 200)
+  assert.equal((await post(beas)).status, 200, 'enabled again, the link acts (once, before the deadline)')
+  const [confirmed] = (await auditEntries(service, first.id)).filter((e) => e.action === 'booking.confirmed')
+  assert.deepEqual([confirmed.actor_id, confirmed.actor_name], [bea.id, 'Bea Manager'])
+})
+
 test('without SMTP_URL every message is kept as not_sent and listed; at most emails_per_recipient_per_hour go to one address', async (t) => {
   const plain = await build(t, { catalog: catalogWith({ operator_emails: [OPERATOR] }) })
   await guestBooking(plain, { tour_id: 'alfama-walk', start: ALFAMA_TUE, party: 2 })
@@ -117,6 +156,24 @@ test('without SMTP_URL every message is kept as not_sent and listed; at most ema
   assert.equal(sink.messages.filter((m) => to(m) === CONTACT.email).length, 2)
   const capped = await (await keyOf(service, 'manager')).get(`/emails?to=${CONTACT.email}`)
   assert.deepEqual(capped.body.emails.map((e: { state: string }) => e.state).sort(), ['not_sent', 'sent', 'sent'])
+})
+
+test("guests' contact messages never use up the operator's cap: a request's alert after them goes, links and all; the messages are capped on their own", async (t) => {
+  const { service, sink } = await withMail(t, { emails_per_recipient_per_hour: 2 })
+  const guest = service.client('lisbon')
+  for (let i = 0; i < 3; i++) {
+    assert.equal((await guest.post('/contact', { message: `Question ${i}: is the walk steep?`, name: 'Ana Silva', email: 'ana@example.pt' })).status, 200)
+  }
+  await deliverEmails(service)
+  for (let i = 0; i < 3; i++) await guestBooking(service, { tour_id: 'fado-night', start: FADO_TUE, party: 1 })
+  await deliverEmails(service)
+  const log = await (await keyOf(service, 'manager')).get(`/emails?to=${OPERATOR}`)
+  const states = (kind: string) => log.body.emails.filter((e: { kind: string }) => e.kind === kind).map((e: { state: string, state_reason: string | null }) => `${e.state} ${e.state_reason}`).sort()
+  assert.deepEqual(states('contact_message'), ['not_sent recipient_cap', 'sent null', 'sent null'])
+  assert.deepEqual(states('new_request'), ['sent null', 'sent null', 'sent null'], 'alerts about bookings are never capped')
+  const alerts = sink.messages.filter((m) => to(m) === OPERATOR && m.subject!.startsWith('New request'))
+  assert.equal(alerts.length, 3)
+  assert.ok(alerts.every((m) => [...m.text!.matchAll(/\/admin\/lisbon\/email-actions\//g)].length === 2), 'each with its confirm and decline links')
 })
 
 test('the reminder goes once, reminder_hours before the start, however many times the task runs', async (t) => {

@@ -7,6 +7,20 @@ export const EMAIL_KINDS = [
   'request_received', 'booking_confirmed', 'confirmation_resent', 'booking_declined', 'booking_cancelled', 'booking_changed', 'departure_cancelled', 'reminder', 'newsletter_confirmation',
   'new_request', 'new_booking', 'guest_cancelled', 'contact_message', 'departure_at_risk', 'webhook_failing', 'webhook_disabled',
 ] as const
+export type EmailKind = typeof EMAIL_KINDS[number]
+
+/**
+ * Which messages count together towards emails_per_recipient_per_hour. Alerts to the operator
+ * (null) are never held back: a guest must not be able to silence the links that answer a
+ * request. What a guest's form makes (a contact message, a newsletter confirmation) is capped
+ * on its own, so it never uses up the cap of the messages about bookings, nor they its.
+ */
+export const EMAIL_CAP_GROUP: Record<EmailKind, 'bookings' | 'forms' | null> = {
+  request_received: 'bookings', booking_confirmed: 'bookings', confirmation_resent: 'bookings', booking_declined: 'bookings', booking_cancelled: 'bookings',
+  booking_changed: 'bookings', departure_cancelled: 'bookings', reminder: 'bookings',
+  newsletter_confirmation: 'forms', contact_message: 'forms',
+  new_request: null, new_booking: null, guest_cancelled: null, departure_at_risk: null, webhook_failing: null, webhook_disabled: null,
+}
 
 export const EmailQuery = Type.Object({
   to: Type.Optional(Type.String({ minLength: 3, maxLength: 254, description: 'Only messages to this address (case-insensitive)' })),
@@ -23,7 +37,7 @@ export const Email = named('Email', Type.Object({
   text: Type.String({ description: 'The plain-text body; the HTML body says the same' }),
   has_calendar: Type.Boolean({ description: 'An .ics calendar event is attached (UID stable per booking, SEQUENCE its version)' }),
   state: Type.Union([Type.Literal('queued'), Type.Literal('sent'), Type.Literal('failed'), Type.Literal('not_sent')]),
-  state_reason: Nullable(Type.String({ description: 'not_sent: no_smtp (SMTP_URL is unset) or recipient_cap (emails_per_recipient_per_hour reached); failed or queued after a failure: the mail server\'s answer' })),
+  state_reason: Nullable(Type.String({ description: 'not_sent: no_smtp (SMTP_URL is unset) or recipient_cap (emails_per_recipient_per_hour reached: counted apart for messages about bookings and for those a guest\'s form makes; alerts to the operator are never capped); failed or queued after a failure: the mail server\'s answer' })),
   attempts: Type.Integer(),
   created_at: Instant,
   sent_at: Nullable(Instant),
