@@ -11,7 +11,7 @@ import { scenarios, type Scenario } from './scenarios.ts'
 import { seedBookings } from './seed.ts'
 import { startService } from './service.ts'
 import type { BenchSettings, DatabaseSize } from './settings.ts'
-import { median, medianFigures } from './statistics.ts'
+import { medianFigures } from './statistics.ts'
 import { measureWebhooks } from './webhooks.ts'
 
 export interface RunContext {

@@ -75,7 +75,3 @@ export function readCatalogText(path: string): string {
     throw new ConfigError(`TOURDESK_CONFIG cannot be read: ${path} (${(err as NodeJS.ErrnoException).code})`)
   }
 }
-
-export function loadCatalog(path: string, holdSecondsOverride: number | null): Instance[] {
-  return parseCatalog(readCatalogText(path), path, holdSecondsOverride)
-}

@@ -1,5 +1,3 @@
-import { Temporal } from 'temporal-polyfill'
-
 /**
  * A tour's minimum to run (docs/events-and-webhooks.md, "Minimum to run"; docs/catalog.md): how many guests a
  * departure needs, and how many hours before its start that is decided.
@@ -38,7 +36,7 @@ export function reachesMinimum(minimum: MinimumToRun | null, before: number, aft
   return minimum !== null && before < minimum.participants && after >= minimum.participants
 }
 
-/** When a departure starting at `start` is decided: below the minimum then, it is at risk. */
-export function minimumDeadline(minimum: MinimumToRun, start: Temporal.Instant): Temporal.Instant {
-  return start.subtract({ hours: minimum.deadlineHours })
+/** Whether the departure starting at `startMs` has come to its deadline by `nowMs` (epoch milliseconds): below the minimum then, it is at risk. */
+export function deadlineHasCome(minimum: MinimumToRun, startMs: number, nowMs: number): boolean {
+  return startMs - minimum.deadlineHours * 3_600_000 <= nowMs
 }

@@ -46,7 +46,7 @@ export function registerRoutingErrors(app: FastifyInstance): void {
  * than the router takes, answered as problems instead of Fastify's default JSON. They never
  * reach a route, so no onSend hook adds the security headers: they are added here.
  */
-export async function answerRouterError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+export async function answerRouterError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const apiError = error.code === 'FST_ERR_BAD_URL' ? new ApiError('bad_request', 'The path is not valid percent-encoding')
     : error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? new ApiError('bad_request', 'A path segment is too long')
       : new ApiError('internal', 'Something went wrong on our side; the request may be retried')

@@ -4,9 +4,6 @@ import { named } from './named.ts'
 export const NonBlankString = (maxLength: number, description?: string) =>
   Type.String({ minLength: 1, maxLength, pattern: '\\S', description })
 
-export const OptionalText = (maxLength: number, description?: string) =>
-  Type.Optional(Type.String({ maxLength, description }))
-
 export const SessionId = named('SessionId', Type.String({
   minLength: 12,
   maxLength: 12,

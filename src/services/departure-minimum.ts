@@ -1,6 +1,6 @@
 import { Temporal } from 'temporal-polyfill'
 import { todayIn, toStoredInstant } from '../domain/instant-format.ts'
-import { liveParticipants, minimumToRun, reachesMinimum, type MinimumToRun } from '../domain/minimum-to-run.ts'
+import { deadlineHasCome, liveParticipants, minimumToRun, reachesMinimum, type MinimumToRun } from '../domain/minimum-to-run.ts'
 import { findDeparture, type Departure } from '../domain/schedule.ts'
 import type { CatalogTour } from '../schemas/catalog.ts'
 import type { DepartureKey } from '../store/bookings.ts'
@@ -81,7 +81,7 @@ export function departureMinimum(store: Store) {
     })
     if (withMinimum.length === 0) return []
     const nowMs = now.epochMilliseconds
-    const isDue = (minimum: MinimumToRun, startMs: number) => startMs > nowMs && startMs - minimum.deadlineHours * 3_600_000 <= nowMs
+    const isDue = (minimum: MinimumToRun, startMs: number) => startMs > nowMs && deadlineHasCome(minimum, startMs, nowMs)
     const longest = Math.max(...withMinimum.map((t) => t.minimum.deadlineHours))
     const instanceId = catalog.instance.ref
     const afterAt = toStoredInstant(now)

@@ -56,7 +56,7 @@ function limitOf(res: RawResponse) {
 }
 
 /** A 429 with the documented problem, Retry-After, and RateLimit headers that agree with it. */
-function assertLimited(res: RawResponse, service: TestService, rateClass: string): number {
+function assertLimited(res: RawResponse, rateClass: string): number {
   assertProblem(res, 429, 'rate_limited')
   const retryAfter = header(res.headers, 'retry-after')
   assert.match(retryAfter, /^[1-9]\d*$/, 'Retry-After is whole seconds, at least 1')
@@ -92,7 +92,7 @@ test('a flood of 50 contact posts from one address: 5 are received, 45 get 429 r
   // Each received post took one token: remaining 4 … 0, each token back in 10 s (6 per minute).
   const remaining = received.map((r) => limitOf(r)).sort((a, b) => b.r - a.r)
   assert.deepEqual(remaining.map((l) => [l.r, l.t]), [[4, 10], [3, 20], [2, 30], [1, 40], [0, 50]])
-  for (const res of refused) assert.equal(assertLimited(res, service, 'forms'), 10)
+  for (const res of refused) assert.equal(assertLimited(res, 'forms'), 10)
   assert.equal(await countMessages(service), 5)
 })
 
@@ -100,7 +100,7 @@ test('during a form flood, GET /tours from another session, openapi.json and the
   const service = await build(t, { rateLimits: true })
   const flooder = { headers: { 'x-session': (await call(service, 'POST', '/session')).body.session } }
   await Promise.all(Array.from({ length: 50 }, () => contact(service, flooder)))
-  assertLimited(await contact(service, flooder), service, 'forms')
+  assertLimited(await contact(service, flooder), 'forms')
 
   const reader = { headers: { 'x-session': (await call(service, 'POST', '/session')).body.session } }
   for (const path of ['/tours', '/openapi.json', '/', '/policies']) {
@@ -116,16 +116,16 @@ test('the two forms share the forms budget: after 5 contact posts a newsletter s
   const service = await build(t, { rateLimits: true })
   await spend(5, () => contact(service))
   const res = await call(service, 'POST', '/newsletter', { email: 'ana@example.pt' })
-  assertLimited(res, service, 'forms')
+  assertLimited(res, 'forms')
   assert.equal((await service.context.store.db.selectFrom('newsletter_signups').selectAll().execute()).length, 0)
 })
 
 test('Retry-After is exact: one second early is still 429, at Retry-After the next post is received, and an idle bucket fills back to the burst', async (t) => {
   const service = await build(t, { rateLimits: true })
   await spend(5, () => contact(service))
-  assert.equal(assertLimited(await contact(service), service, 'forms'), 10)
+  assert.equal(assertLimited(await contact(service), 'forms'), 10)
   service.clock.advance({ seconds: 9 })
-  assert.equal(assertLimited(await contact(service), service, 'forms'), 1)
+  assert.equal(assertLimited(await contact(service), 'forms'), 1)
   service.clock.advance({ seconds: 1 })
   const after = await contact(service)
   assert.equal(after.status, 200, after.text)
@@ -170,22 +170,22 @@ test('reads, booking writes and forms have separate budgets of 120, 20 and 5: ex
   const service = await build(t, { rateLimits: true })
   const sessions = await spend(20, () => call(service, 'POST', '/session'))
   assert.ok(sessions.every((r) => r.status === 200))
-  assertLimited(await call(service, 'POST', '/session'), service, 'booking')
+  assertLimited(await call(service, 'POST', '/session'), 'booking')
   assert.equal((await contact(service)).status, 200, 'forms are untouched by booking writes')
   // build() itself read openapi.json once from this address.
   assert.equal(limitOf(await call(service, 'GET', '/tours')).r, 118, 'reads are untouched by booking writes')
 
   const reads = await spend(118, () => call(service, 'GET', '/policies'))
   assert.ok(reads.every((r) => r.status === 200))
-  assertLimited(await call(service, 'GET', '/openapi.json'), service, 'read')
+  assertLimited(await call(service, 'GET', '/openapi.json'), 'read')
   assert.equal(limitOf(await contact(service)).r, 3, 'forms are untouched by reads')
-  assertLimited(await call(service, 'POST', '/session'), service, 'booking')
+  assertLimited(await call(service, 'POST', '/session'), 'booking')
 })
 
 test('the budget is per client address: a flood from one address does not limit another', async (t) => {
   const service = await build(t, { rateLimits: true })
   await Promise.all(Array.from({ length: 20 }, () => contact(service, { from: '127.0.0.2' })))
-  assertLimited(await contact(service, { from: '127.0.0.2' }), service, 'forms')
+  assertLimited(await contact(service, { from: '127.0.0.2' }), 'forms')
   const other = await contact(service, { from: '127.0.0.3' })
   assert.equal(other.status, 200, other.text)
   assert.equal(limitOf(other).r, 4)
@@ -196,11 +196,11 @@ test('the budget is also per session: a session keeps its spent budget across ad
   const session = (await call(service, 'POST', '/session')).body.session
   await spend(3, () => contact(service, { from: '127.0.0.2', headers: { 'x-session': session } }))
   await spend(2, () => contact(service, { from: '127.0.0.3', headers: { cookie: `sid=${session}` } }))
-  assertLimited(await contact(service, { from: '127.0.0.4', headers: { 'x-session': session } }), service, 'forms')
+  assertLimited(await contact(service, { from: '127.0.0.4', headers: { 'x-session': session } }), 'forms')
   // 127.0.0.4 was refused for the session's budget; its own bucket is still full.
   const own = await spend(5, () => contact(service, { from: '127.0.0.4' }))
   assert.deepEqual(own.map((r) => r.status), [200, 200, 200, 200, 200])
-  assertLimited(await contact(service, { from: '127.0.0.4' }), service, 'forms')
+  assertLimited(await contact(service, { from: '127.0.0.4' }), 'forms')
   assert.equal(await countMessages(service), 10)
 })
 
@@ -216,7 +216,7 @@ test('behind a trusted proxy, X-Forwarded-For names the client and each client h
   const a = { headers: { 'x-forwarded-for': '203.0.113.7' } }
   const b = { headers: { 'x-forwarded-for': '198.51.100.9' } }
   await spend(5, () => contact(service, a))
-  assertLimited(await contact(service, a), service, 'forms')
+  assertLimited(await contact(service, a), 'forms')
   assert.equal((await contact(service, b)).status, 200)
   // A proxy that is not trusted cannot speak for its clients.
   const untrusted = await spend(6, () => contact(service, { from: '127.0.0.2', headers: { 'x-forwarded-for': '192.0.2.1' } }))
@@ -226,17 +226,17 @@ test('behind a trusted proxy, X-Forwarded-For names the client and each client h
 test('429 outranks 413, 415, 400 and 403; routing 404 and 405 outrank 429', async (t) => {
   const service = await build(t, { rateLimits: true })
   await spend(5, () => contact(service))
-  assertLimited(await call(service, 'POST', '/contact', 'message=hi', { headers: { 'content-type': 'application/x-www-form-urlencoded' } }), service, 'forms')
-  assertLimited(await call(service, 'POST', '/contact', '{"message":', {}), service, 'forms')
-  assertLimited(await call(service, 'POST', '/contact', { message: 'x'.repeat(70 * 1024) }), service, 'forms')
-  assertLimited(await call(service, 'POST', '/contact', { colour: 'red' }), service, 'forms')
-  assertLimited(await call(service, 'POST', '/contact', MESSAGE, { headers: { origin: 'https://evil.example' } }), service, 'forms')
+  assertLimited(await call(service, 'POST', '/contact', 'message=hi', { headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 'forms')
+  assertLimited(await call(service, 'POST', '/contact', '{"message":', {}), 'forms')
+  assertLimited(await call(service, 'POST', '/contact', { message: 'x'.repeat(70 * 1024) }), 'forms')
+  assertLimited(await call(service, 'POST', '/contact', { colour: 'red' }), 'forms')
+  assertLimited(await call(service, 'POST', '/contact', MESSAGE, { headers: { origin: 'https://evil.example' } }), 'forms')
   assertProblem(await call(service, 'GET', '/contact'), 405, 'method_not_allowed')
   assertProblem(await raw(service, { method: 'POST', path: '/api/lisbon/nowhere' }), 404, 'not_found')
 
   await spend(20, () => call(service, 'POST', '/session'))
   const s = await call(service, 'POST', '/booking', { tour_id: 'alfama-walk' }, { headers: { 'x-session': 'abcdefghijkl' } })
-  assertLimited(s, service, 'booking')
+  assertLimited(s, 'booking')
   assert.equal(await countMessages(service), 5)
 })
 
@@ -261,11 +261,11 @@ test('an instance can set its own limits in the catalog; other classes and insta
   const posts = await spend(2, () => contact(service))
   assert.deepEqual(policyOf(posts[0]), { name: 'forms', q: 2, w: 120 })
   assert.deepEqual(posts.map((r) => limitOf(r).r), [1, 0])
-  assert.equal(assertLimited(await contact(service), service, 'forms'), 60)
+  assert.equal(assertLimited(await contact(service), 'forms'), 60)
 
   const reads = await spend(3, () => call(service, 'GET', '/tours'))
   assert.deepEqual(policyOf(reads[0]), { name: 'read', q: 3, w: 3 })
-  assert.equal(assertLimited(await call(service, 'GET', '/tours'), service, 'read'), 1)
+  assert.equal(assertLimited(await call(service, 'GET', '/tours'), 'read'), 1)
   assert.deepEqual(policyOf(await call(service, 'POST', '/session')), { name: 'booking', ...DEFAULTS.booking })
 
   const nyc = await contact(service, {}, 'nyc')

@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core'
 import type { Role } from '../../src/domain/roles.ts'
 import { backOffice } from '../helpers/back-office.ts'
 import { bookingPageUrl, fitsWidth } from '../helpers/booking-page.ts'
-import { assertAccessible, browserSkipReason, focused, focusReaches, launchBrowser, screenshot } from '../helpers/browser.ts'
+import { assertAccessible, browserSkipReason, focusReaches, launchBrowser, screenshot } from '../helpers/browser.ts'
 import { startService, type StartedService } from '../helpers/build.ts'
 import { apiKeyClient, type OperatorClient } from '../helpers/operator.ts'
 

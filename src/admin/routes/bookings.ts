@@ -8,7 +8,7 @@ import {
   StaffBookingRequest, type BookingFilterQuery,
 } from '../../schemas/admin/booking.ts'
 import { NoBody } from '../../schemas/common.ts'
-import { operatorBookingService, parseStatuses, type BookingQuery, type OperatorContext } from '../../services/operator-bookings.ts'
+import { parseStatuses, type BookingQuery, type OperatorContext } from '../../services/operator-bookings.ts'
 import { actorOf } from '../../services/staff-auth.ts'
 import type { BookingRow } from '../../store/bookings.ts'
 import type { RecordAnswer } from '../../store/write-plan.ts'
@@ -46,7 +46,7 @@ const RULES = 'Repeating an action that already took effect answers 200 with the
   + 'If-Match: "<version>" makes it conditional (412 precondition_failed with the current version when stale); the answer carries ETag.'
 
 export const operatorBookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { store, clock } = app.tourdesk
+  const { clock } = app.tourdesk
   const service = app.tourdesk.operatorBookings
 
   const contextOf = (request: FastifyRequest): OperatorContext => ({

@@ -5,7 +5,7 @@ import { runIdempotent } from '../../http/idempotency.ts'
 import {
   Departure, DepartureCancelled, DepartureCancelRequest, DepartureChange, DepartureList, DepartureListQuery, DepartureManifest, DepartureParams, NewDeparture,
 } from '../../schemas/admin/departure.ts'
-import { departureService, MAX_LIST_DAYS, parseStart, type Cancellation, type ChangeContext } from '../../services/departures.ts'
+import { MAX_LIST_DAYS, parseStart, type Cancellation, type ChangeContext } from '../../services/departures.ts'
 import { actorOf } from '../../services/staff-auth.ts'
 import { departureView, manifestCsv, manifestFileName, manifestView } from '../departure-view.ts'
 import { decodeCursor, encodeCursor } from '../list-cursor.ts'

@@ -135,7 +135,6 @@ const SETTING_NAMES = ['name', 'timezone', 'currency', 'horizon_days', 'hold_min
 export type SettingName = typeof SETTING_NAMES[number]
 /** Settings that every instance has; the others may be left unset, which means their default. */
 const REQUIRED_SETTINGS = new Set<SettingName>(['name', 'timezone', 'currency', 'payment_methods'])
-export const OPTIONAL_SETTINGS = SETTING_NAMES.filter((name) => !REQUIRED_SETTINGS.has(name))
 export { SETTING_NAMES }
 
 /** Each setting's schema as the file has it, none of them optional. */

@@ -57,7 +57,7 @@ export class HoldForm {
   /** The guest's own hold, whose seats count as free for the guest when changing it. */
   private held: { start: string, party: number } | null = null
 
-  constructor(private readonly formats: Formats, private readonly tour: Tour, private readonly events: HoldFormEvents) {
+  constructor(private readonly formats: Formats, private readonly tour: Tour, events: HoldFormEvents) {
     const { min, max } = tour.party
     this.party = h('input', { id: 'party', name: 'party', type: 'number', min, max, step: 1, inputmode: 'numeric', value: Math.max(min, Math.min(2, max)), 'aria-describedby': 'party-hint', required: true })
     this.party.addEventListener('change', () => {
