@@ -1,4 +1,5 @@
 import { cancellationFee } from '../domain/cancellation.ts'
+import { csvRecord } from '../domain/csv.ts'
 import { formatStoredInZone } from '../domain/instant-format.ts'
 import type { OperatorBooking } from '../schemas/admin/booking.ts'
 import { bookingView } from '../api/booking-view.ts'
@@ -83,21 +84,9 @@ const CSV_COLUMNS: Array<[string, (row: BookingRow, catalog: InstanceCatalog) =>
   ['version', (r) => r.version],
 ]
 
-/**
- * One RFC 4180 field. Text a spreadsheet would run as a formula (=, +, -, @ first) gets a
- * leading apostrophe, since names and notes come from guests; numbers and E.164 phones,
- * written by tourdesk itself, are left as they are.
- */
-function csvField(value: string | number | null, column: string): string {
-  if (value === null) return ''
-  let text = String(value)
-  if (typeof value === 'string' && column !== 'contact_phone' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
-}
-
-export const BOOKING_CSV_HEADER = `${CSV_COLUMNS.map(([name]) => name).join(',')}\r\n`
+export const BOOKING_CSV_HEADER = csvRecord(CSV_COLUMNS.map(([name]) => name))
 
 /** A booking as one CSV record, CRLF-terminated. */
 export function bookingCsvRecord(row: BookingRow, catalog: InstanceCatalog): string {
-  return `${CSV_COLUMNS.map(([name, value]) => csvField(value(row, catalog), name)).join(',')}\r\n`
+  return csvRecord(CSV_COLUMNS.map(([, value]) => value(row, catalog)))
 }

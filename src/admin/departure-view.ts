@@ -1,3 +1,4 @@
+import { csvRecord } from '../domain/csv.ts'
 import { formatStoredInZone } from '../domain/instant-format.ts'
 import type { Departure, DepartureManifest, ManifestEntry } from '../schemas/admin/departure.ts'
 import type { DepartureRecord } from '../services/departure-record.ts'
@@ -85,18 +86,6 @@ export function manifestView(departure: DepartureRecord, bookings: readonly Book
   }
 }
 
-/** One RFC 4180 field: quoted when it holds a comma, quote or line break, quotes doubled. */
-function csvField(value: string | number | null): string {
-  const text = value === null ? '' : String(value)
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
-}
-
-/**
- * Text a guest typed, made safe for spreadsheets: a cell starting with =, +, -, @ or a control
- * character would be run as a formula (CSV injection), so it gets a leading apostrophe.
- */
-const guestText = (value: string | null) => (value !== null && /^[=+\-@\t\r]/.test(value) ? `'${value}` : value)
-
 const CSV_HEADER = ['code', 'status', 'name', 'email', 'phone', 'party', 'addons', 'due_on_arrival', 'currency', 'checked_in_at', 'note']
 
 /** The manifest as RFC 4180 CSV (CRLF line ends, a header row): one row per booking, money in minor units. */
@@ -104,17 +93,17 @@ export function manifestCsv(view: DepartureManifest): string {
   const rows = view.manifest.map((entry) => [
     entry.code,
     entry.status,
-    guestText(entry.name),
-    guestText(entry.email),
+    entry.name,
+    entry.email,
     entry.phone,
     entry.party,
     entry.addons.map((a) => `${a.quantity} × ${a.name}`).join('; '),
     entry.due_on_arrival,
     view.totals.currency,
     entry.checked_in_at,
-    guestText(entry.note),
+    entry.note,
   ])
-  return [CSV_HEADER, ...rows].map((fields) => fields.map(csvField).join(',')).join('\r\n') + '\r\n'
+  return [CSV_HEADER, ...rows].map(csvRecord).join('')
 }
 
 /** A file name for the manifest: tour, local date and time. */

@@ -1,5 +1,6 @@
 import { once } from 'node:events'
 import { Option } from 'commander'
+import { csvRecord, type CsvCell } from '../domain/csv.ts'
 
 /**
  * How a listing command prints its records: an aligned table for a person, RFC 4180 CSV for a
@@ -7,12 +8,10 @@ import { Option } from 'commander'
  */
 export type Format = 'table' | 'csv' | 'json'
 
-type Cell = string | number | boolean | null
-
 /** A column of the table and CSV forms: its header and the cell of a record. */
 export interface Column<T> {
   header: string
-  cell(record: T): Cell
+  cell(record: T): CsvCell
 }
 
 /** Table on a terminal, JSON when stdout is piped or redirected, so scripts get a stable form without asking. */
@@ -24,10 +23,7 @@ export function chosenFormat(format: string | undefined): Format {
   return (format as Format | undefined) ?? (process.stdout.isTTY ? 'table' : 'json')
 }
 
-const csvText = (value: Cell) => value === null ? '' : String(value)
-const tableText = (value: Cell) => value === true ? 'yes' : value === false ? 'no' : csvText(value).replace(/\s+/g, ' ')
-const csvField = (value: string) => /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value
-const csvLine = (cells: string[]) => `${cells.map(csvField).join(',')}\r\n`
+const tableText = (value: CsvCell) => value === true ? 'yes' : value === false ? 'no' : (value === null ? '' : String(value)).replace(/\s+/g, ' ')
 
 function table<T>(records: T[], columns: Column<T>[]): string {
   const rows = [columns.map((c) => c.header), ...records.map((r) => columns.map((c) => tableText(c.cell(r))))]
@@ -52,7 +48,7 @@ export function listing<T>(columns: Column<T>[], format: Format) {
       if (format === 'table') {
         tableRows.push(...records)
       } else if (format === 'csv') {
-        await write((started ? '' : csvLine(columns.map((c) => c.header))) + records.map((r) => csvLine(columns.map((c) => csvText(c.cell(r))))).join(''))
+        await write((started ? '' : csvRecord(columns.map((c) => c.header))) + records.map((r) => csvRecord(columns.map((c) => c.cell(r)))).join(''))
         started = true
       } else if (records.length > 0) {
         // The same text as JSON.stringify(all, null, 2), one record at a time.
@@ -62,7 +58,7 @@ export function listing<T>(columns: Column<T>[], format: Format) {
     },
     async end(): Promise<void> {
       if (format === 'table') await write(table(tableRows, columns))
-      else if (format === 'csv') await write(started ? '' : csvLine(columns.map((c) => c.header)))
+      else if (format === 'csv') await write(started ? '' : csvRecord(columns.map((c) => c.header)))
       else await write(started ? '\n]\n' : '[]\n')
     },
   }

@@ -74,6 +74,20 @@ test('bookings list prints every booking with the API filters, as JSON when pipe
   assert.equal(badDate.code, 2)
 })
 
+test('bookings list --format csv defuses what a spreadsheet would run as a formula, as the API export does', async (t) => {
+  const { book, cli } = await setting(t)
+  const names = ['=HYPERLINK("http://evil.example","x")', '+cmd|\' /C calc\'!A0', '@SUM(1+1)*cmd|\' /C calc\'!A0', '-2+3+cmd|\' /C calc\'!A0']
+  for (const name of names) await book('alfama-walk', 1, { name, email: 'eve@example.com', phone: '+351 912 345 678' })
+
+  const [header, ...rows] = (await cli(['bookings', 'list', '--instance', 'lisbon', '--format', 'csv'])).stdout.split('\r\n').filter((line) => line !== '')
+  assert.equal(header, 'code,status,tour,start,party,name,email,phone,total,channel')
+  assert.equal(rows.length, names.length)
+  const cells = rows.map((row) => row.match(/("(?:[^"]|"")*"|[^,]*)(?:,|$)/g)!.map((cell) => cell.replace(/,$/, '')))
+  const written = cells.map((row) => row[5].replace(/^"(.*)"$/, '$1').replaceAll('""', '"')).sort()
+  assert.deepEqual(written, names.map((name) => `'${name}`).sort(), 'each name starts with an apostrophe')
+  assert.ok(cells.every((row) => row[6] === 'eve@example.com' && row[7] === '+351912345678'), 'an address and an E.164 phone are written as they are')
+})
+
 test("the operator's first five minutes: a CLI manager signs in, confirms the Fado request, the guest sees it, the manifest shows it", async (t) => {
   const { server, guest, book, cli, env } = await setting(t)
   const fado = await book('fado-night', 2, { name: 'Ana Silva', email: 'ana@example.pt', phone: '912 345 678' })
