@@ -19,6 +19,7 @@ import { answerClientError, answerOutsideRoutes, rejectMissingHost } from './htt
 import { registerJsonBodyParser } from './http/json-body.ts'
 import { answerRouterError, registerRoutingErrors } from './http/method-not-allowed.ts'
 import { collectInstanceRoutes, INSTANCE_ROUTE_PREFIX } from './http/openapi.ts'
+import { loggedRequest } from './http/logged-url.ts'
 import { handleError } from './http/problem.ts'
 import { databaseReadiness } from './http/readiness.ts'
 import { addCorsHeaders, addSecurityHeaders } from './http/security-headers.ts'
@@ -44,8 +45,7 @@ const CONNECTION_CHECK_INTERVAL_MS = 1_000
 
 /** Builds the HTTP app; it can be built many times (tests build one per case). */
 export interface AppOptions {
-  logger?: FastifyServerOptions['logger']
-  /** A pino logger made by the caller, used instead of `logger`. */
+  /** A pino logger made by the caller; without it the app logs nothing. */
   loggerInstance?: FastifyServerOptions['loggerInstance']
   /** Log every request and its answer; errors (5xx) are logged either way. */
   requestLog?: boolean
@@ -61,7 +61,8 @@ export interface AppOptions {
 
 export async function buildApp(context: AppContext, options: AppOptions = {}) {
   const app = Fastify({
-    ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? false }),
+    // Every line that shows a request shows its URL with the tokens in it redacted (logged-url.ts).
+    ...(options.loggerInstance ? { loggerInstance: options.loggerInstance.child({}, { serializers: { req: loggedRequest } }) } : { logger: false }),
     logController: new LogController({ disableRequestLogging: !options.requestLog }),
     trustProxy: options.trustProxy ?? false,
     bodyLimit: BODY_LIMIT_BYTES,

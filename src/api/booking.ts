@@ -23,11 +23,10 @@ export function bookingContext(request: FastifyRequest): BookingContext {
   }
 }
 
-/** How this request's answers show a booking: as of the request's moment, with manage links on the origin the guest reached. */
+/** How this request's answers show a booking: as of the request's moment, with manage links on TOURDESK_PUBLIC_URL, as in emails (never on the request's Host). */
 export function guestView(request: FastifyRequest, now = request.server.tourdesk.clock.now()): GuestView {
-  const { secret } = request.server.tourdesk
-  const origin = `${request.protocol}://${request.host}`
-  return { catalog: request.catalog, now, manageUrl: (row) => manageLinkOf(secret, origin, request.catalog.instance, row, now) }
+  const { secret, emailSettings } = request.server.tourdesk
+  return { catalog: request.catalog, now, manageUrl: (row) => manageLinkOf(secret, emailSettings.publicUrl, request.catalog.instance, row, now) }
 }
 
 /** The idempotency record of a wire answer, for a service that answers stored rows: the row is mapped as the route maps it. */

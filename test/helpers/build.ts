@@ -25,6 +25,8 @@ export interface BuildOptions {
   webhooks?: ContextOptions['webhooks']
   /** As SMTP_URL and TOURDESK_PUBLIC_URL; the public URL is the service's own origin unless given. */
   email?: ContextOptions['email']
+  /** As TOURDESK_REQUEST_LOG, into this logger (the app logs nothing without one). */
+  log?: Pick<AppOptions, 'loggerInstance' | 'requestLog'>
 }
 
 export interface TestService {
@@ -66,7 +68,7 @@ export async function startService(options: StartOptions = {}): Promise<StartedS
     database: database.target, catalog: instances, holdSecondsOverride: options.holdSeconds ?? null, clock, rateLimiter: options.rateLimits ? new MemoryBuckets() : null, webhooks: options.webhooks,
     email: options.email,
   })
-  const app = await buildApp(context, { trustProxy: options.trustProxy, database: database.target, admin: options.admin })
+  const app = await buildApp(context, { trustProxy: options.trustProxy, database: database.target, admin: options.admin, ...options.log })
   const close = async () => {
     await app.close()
     await closeContext(context)

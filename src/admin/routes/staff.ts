@@ -50,7 +50,8 @@ export const staffRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const added = await staff.addStaff(instance.ref, request.body, actorOf(request.staff!), clock.now(), request.id)
       return {
         staff: staffAccountView(added.staff, instance.timezone),
-        setup_link: setupLink(`${request.protocol}://${request.host}`, instance.prefix, added.setupToken!),
+        // TOURDESK_PUBLIC_URL, never the request's Host: a forged Host would point the link elsewhere.
+        setup_link: setupLink(app.tourdesk.emailSettings.publicUrl, instance.prefix, added.setupToken!),
       }
     }, 201)
   })
