@@ -1,5 +1,6 @@
 import { setImmediate as yieldToRequests } from 'node:timers/promises'
 import { Temporal } from 'temporal-polyfill'
+import { ERASED } from '../domain/erasure.ts'
 import { toStoredInstant } from '../domain/instant-format.ts'
 import type { BookingRow } from '../store/bookings.ts'
 import type { EmailRow, EnqueueRules, NewEmail } from '../store/emails.ts'
@@ -115,11 +116,11 @@ export function emailOutbox(store: Store, catalogs: CatalogRegistry, secret: str
       const instanceId = catalog.instance.ref
       const { rows } = await store.read(function* () {
         return yield* statement<BookingRow>(
-          `select * from bookings b where b.instance_id = ? and b.status = 'confirmed' and b.quarantined = 0 and b.contact_email is not null
+          `select * from bookings b where b.instance_id = ? and b.status = 'confirmed' and b.quarantined = 0 and b.contact_email is not null and b.contact_email <> ?
              and b.start_at > ? and b.start_at <= ?
              and not exists (select 1 from emails e where e.instance_id = b.instance_id and e.dedupe_key = 'reminder:' || b.id || ':' || b.start_at)
            order by b.start_at limit 500`,
-          [instanceId, toStoredInstant(now), toStoredInstant(now.add({ hours }))])
+          [instanceId, ERASED, toStoredInstant(now), toStoredInstant(now.add({ hours }))])
       })
       const due = rows.filter((row) => Temporal.Instant.compare(Temporal.Instant.from(row.created_at), Temporal.Instant.from(row.start_at).subtract({ hours })) <= 0)
       if (due.length === 0) continue

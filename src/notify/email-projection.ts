@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { Temporal } from 'temporal-polyfill'
+import { ERASED } from '../domain/erasure.ts'
 import { toStoredInstant } from '../domain/instant-format.ts'
 import type { BookingRow } from '../store/bookings.ts'
 import type { NewEmail } from '../store/emails.ts'
@@ -85,7 +86,8 @@ export function projectEvent(event: EventRow, context: ProjectionContext): Proje
   const row = data as unknown as BookingRow
   const notice = (event.notice ? JSON.parse(event.notice) : {}) as EventNotice
   const facts = bookingFacts(row, catalog)
-  const guest = row.contact_email
+  // An event erased before it was made into emails (src/store/personal-copies.ts) has no guest to write to.
+  const guest = row.contact_email === ERASED ? null : row.contact_email
   const manageUrl = manageLinkOf(context.secret, origin, catalog.instance, row, context.now)
   const view = `${origin}/admin/${prefix}/bookings/${encodeURIComponent(row.code ?? row.id)}`
   const operatorDomain = new URL(origin).hostname

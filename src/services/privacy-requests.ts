@@ -43,6 +43,9 @@ export function erasedCounts(counts: ErasureCounts) {
     bookings_anonymised: counts.bookingsAnonymised,
     stored_answers: counts.storedAnswers,
     emails: counts.emails,
+    operator_emails: counts.operatorEmails,
+    events_scrubbed: counts.eventsScrubbed,
+    audit_entries_scrubbed: counts.auditEntriesScrubbed,
   }
 }
 

@@ -1,7 +1,9 @@
 import { sql } from 'kysely'
 import type { Temporal } from 'temporal-polyfill'
+import { ERASED } from '../domain/erasure.ts'
 import { toStoredInstant } from '../domain/instant-format.ts'
 import type { Database, Db } from './database.ts'
+import { containsAddress, deleteEmailsAbout, scrubAuditEntries, scrubEvents } from './personal-copies.ts'
 import { compiled, type Plan } from './write-plan.ts'
 
 /** Contact messages are kept this long; quarantined (spam) submissions a shorter time. */
@@ -17,8 +19,8 @@ export async function exportPersonalData(db: Db, instanceId: string, email: stri
     db.selectFrom('newsletter_subscribers').selectAll().where('instance_id', '=', instanceId).where(sameEmail(email)).execute(),
     db.selectFrom('bookings').selectAll().where('instance_id', '=', instanceId)
       .where(sql<boolean>`lower(contact_email) = ${email.trim().toLowerCase()}`).orderBy('created_at').execute(),
-    db.selectFrom('idempotency_keys').selectAll().where('instance_id', '=', instanceId)
-      .where('caller', 'in', sessionsBookedBy(db, instanceId, email)).orderBy('created_at').execute(),
+    db.selectFrom('idempotency_keys').selectAll().where('instance_id', '=', instanceId).where(keptAnswersAbout(db, instanceId, email))
+      .orderBy('created_at').execute(),
     // Recipients are kept lower-cased (src/store/emails.ts).
     db.selectFrom('emails').selectAll().where('instance_id', '=', instanceId).where('recipient', '=', email.trim().toLowerCase()).orderBy('created_at').orderBy('id').execute(),
   ])
@@ -26,12 +28,13 @@ export async function exportPersonalData(db: Db, instanceId: string, email: stri
 }
 
 /**
- * Sessions whose bookings carry this address. Their stored Idempotency-Key answers repeat
- * the contact details, so a privacy request covers those too.
+ * Stored Idempotency-Key answers about the person: those of the sessions whose bookings carry
+ * the address, and any other that repeats it (a booking staff made for them, a change of it).
  */
-function sessionsBookedBy(db: Db, instanceId: string, email: string) {
-  return db.selectFrom('bookings').select('session_id').where('instance_id', '=', instanceId)
+function keptAnswersAbout(db: Db, instanceId: string, email: string) {
+  const sessions = db.selectFrom('bookings').select('session_id').where('instance_id', '=', instanceId)
     .where(sql<boolean>`lower(contact_email) = ${email.trim().toLowerCase()}`)
+  return sql<boolean>`(caller in (${sessions}) or lower(body) like ${containsAddress(email.trim().toLowerCase())} escape '\\')`
 }
 
 /** What an erasure removed, by kind. */
@@ -42,26 +45,38 @@ export interface ErasureCounts {
   bookingsAnonymised: number
   storedAnswers: number
   emails: number
+  operatorEmails: number
+  eventsScrubbed: number
+  auditEntriesScrubbed: number
 }
 
 /**
  * Erases one person's form submissions and subscription, and strips their contact details
- * from bookings (the bookings themselves stay: seats and the operator's records depend on them).
- * A plan, so the caller can write its audit entry in the same transaction.
+ * from bookings (the bookings themselves stay: seats and the operator's records depend on them)
+ * and from every copy kept of them: events, audit entries, emails and kept answers
+ * (src/store/personal-copies.ts). A plan, so the caller can write its audit entry in the same
+ * transaction.
  */
 export function* erasePersonalDataPlan(db: Db, instanceId: string, email: string, at: Temporal.Instant): Plan<ErasureCounts> {
+  const address = email.trim().toLowerCase()
+  const { rows: booked } = yield* compiled<{ id: string }>(db.selectFrom('bookings').select('id').where('instance_id', '=', instanceId)
+    .where(sql<boolean>`lower(contact_email) = ${address}`))
   const messages = yield* compiled(db.deleteFrom('contact_messages').where('instance_id', '=', instanceId).where(sameEmail(email)))
   const signups = yield* compiled(db.deleteFrom('newsletter_signups').where('instance_id', '=', instanceId).where(sameEmail(email)))
   const subscriptions = yield* compiled(db.deleteFrom('newsletter_subscribers').where('instance_id', '=', instanceId).where(sameEmail(email)))
+  const events = yield* scrubEvents(instanceId, address)
+  // Bookings that carry the address now, and those whose events carried it before a change of contact.
+  const bookingIds = [...new Set([...booked.map((b) => b.id), ...events.bookingIds])]
+  const auditEntries = yield* scrubAuditEntries(instanceId, address, bookingIds)
   // The emails to the address repeat the contact details in their bodies.
-  const emails = yield* compiled(db.deleteFrom('emails').where('instance_id', '=', instanceId).where('recipient', '=', email.trim().toLowerCase()))
-  const answers = yield* compiled(db.deleteFrom('idempotency_keys').where('instance_id', '=', instanceId)
-    .where('caller', 'in', sessionsBookedBy(db, instanceId, email)))
+  const emails = yield* compiled(db.deleteFrom('emails').where('instance_id', '=', instanceId).where('recipient', '=', address))
+  const operatorEmails = yield* deleteEmailsAbout(instanceId, address, events.eventIds, bookingIds)
+  const answers = yield* compiled(db.deleteFrom('idempotency_keys').where('instance_id', '=', instanceId).where(keptAnswersAbout(db, instanceId, email)))
   // The contact is a field of the booking like any other: its version grows, so an operator's stale If-Match fails.
   const bookings = yield* compiled(db.updateTable('bookings')
-    .set({ contact_name: 'erased', contact_email: 'erased', contact_phone: null, updated_at: toStoredInstant(at), version: sql<number>`version + 1` })
+    .set({ contact_name: ERASED, contact_email: ERASED, contact_phone: null, updated_at: toStoredInstant(at), version: sql<number>`version + 1` })
     .where('instance_id', '=', instanceId)
-    .where(sql<boolean>`lower(contact_email) = ${email.trim().toLowerCase()}`))
+    .where(sql<boolean>`lower(contact_email) = ${address}`))
   return {
     contactMessages: messages.changes,
     newsletterSignups: signups.changes,
@@ -69,6 +84,9 @@ export function* erasePersonalDataPlan(db: Db, instanceId: string, email: string
     bookingsAnonymised: bookings.changes,
     storedAnswers: answers.changes,
     emails: emails.changes,
+    operatorEmails,
+    eventsScrubbed: events.count,
+    auditEntriesScrubbed: auditEntries,
   }
 }
 

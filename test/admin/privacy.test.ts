@@ -78,7 +78,7 @@ test('a manager erases an address: its data goes, its bookings keep their seats 
 
   const erased = await manager.delete('/privacy?email=Ana@Example.PT')
   assert.equal(erased.status, 200, erased.text)
-  assert.deepEqual(erased.body, { contact_messages: 1, newsletter_signups: 1, newsletter_subscriptions: 1, bookings_anonymised: 1, stored_answers: 1, emails: 1 })
+  assert.deepEqual(erased.body, { contact_messages: 1, newsletter_signups: 1, newsletter_subscriptions: 1, bookings_anonymised: 1, stored_answers: 1, emails: 1, operator_emails: 0, events_scrubbed: 3, audit_entries_scrubbed: 0 })
 
   const row = await bookingRow(service, ana.id)
   assert.deepEqual([row.status, row.party, row.contact_name, row.contact_email, row.contact_phone], ['confirmed', 2, 'erased', 'erased', null])
@@ -89,7 +89,7 @@ test('a manager erases an address: its data goes, its bookings keep their seats 
   const after = await manager.get(`/privacy?email=${ANA}`)
   assert.deepEqual([after.body.contact_messages, after.body.newsletter_signups, after.body.bookings, after.body.stored_answers, after.body.emails], [[], [], [], [], []])
   const again = await manager.delete(`/privacy?email=${ANA}`)
-  assert.deepEqual(again.body, { contact_messages: 0, newsletter_signups: 0, newsletter_subscriptions: 0, bookings_anonymised: 0, stored_answers: 0, emails: 0 })
+  assert.deepEqual(again.body, { contact_messages: 0, newsletter_signups: 0, newsletter_subscriptions: 0, bookings_anonymised: 0, stored_answers: 0, emails: 0, operator_emails: 0, events_scrubbed: 0, audit_entries_scrubbed: 0 })
   const nyc = await apiKeyClient(service, 'manager', 'nyc')
   assert.equal((await nyc.client.get(`/privacy?email=${ANA}`)).body.contact_messages.length, 1, 'New York keeps its own')
 })
@@ -104,7 +104,7 @@ test('privacy requests are audited by a keyed hash of the address and the counts
   const entries = (await manager.get('/audit?actor=staff')).body.entries
   const target = { type: 'email', id: emailDigest(service.context.secret, LISBON, ANA) }
   assert.deepEqual(entries.map((e: any) => [e.action, e.target, e.after]), [
-    ['privacy.erased', target, { contact_messages: 1, newsletter_signups: 1, newsletter_subscriptions: 1, bookings_anonymised: 1, stored_answers: 1, emails: 1 }],
+    ['privacy.erased', target, { contact_messages: 1, newsletter_signups: 1, newsletter_subscriptions: 1, bookings_anonymised: 1, stored_answers: 1, emails: 1, operator_emails: 0, events_scrubbed: 3, audit_entries_scrubbed: 0 }],
     ['privacy.exported', target, { contact_messages: 1, newsletter_signups: 1, newsletter_subscriptions: 1, bookings: 1, stored_answers: 1, emails: 1 }],
   ])
   assert.ok(entries.every((e: any) => e.request_id !== null))

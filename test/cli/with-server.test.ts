@@ -120,7 +120,9 @@ test('privacy export and erase by the CLI see and erase what a guest left throug
 
   const erased = await cli(['privacy', 'erase', '--instance', 'lisbon', '--email', 'ana@example.pt'])
   assert.equal(erased.code, 0, erased.stderr)
-  assert.deepEqual(JSON.parse(erased.stdout), { contact_messages: 1, newsletter_signups: 1, newsletter_subscriptions: 1, bookings_anonymised: 0, stored_answers: 0, emails: 0 })
+  assert.deepEqual(JSON.parse(erased.stdout), {
+    contact_messages: 1, newsletter_signups: 1, newsletter_subscriptions: 1, bookings_anonymised: 0, stored_answers: 0, emails: 0, operator_emails: 0, events_scrubbed: 2, audit_entries_scrubbed: 0,
+  })
   const after = JSON.parse((await cli(['privacy', 'export', '--instance', 'lisbon', '--email', 'ana@example.pt'])).stdout)
   assert.deepEqual([after.contact_messages, after.newsletter_signups, after.newsletter_subscriptions], [[], [], []])
 

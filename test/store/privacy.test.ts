@@ -80,7 +80,7 @@ test('erasePersonalData deletes the messages, sign-ups and subscription, strips 
   const at = Temporal.Instant.from('2026-06-01T09:00:00Z')
 
   const counts = await erasePersonalData(service.context.store, LISBON, 'ANA@example.pt', at)
-  assert.deepEqual(counts, { contactMessages: 2, newsletterSignups: 2, newsletterSubscriptions: 1, bookingsAnonymised: 1, storedAnswers: 0, emails: 0 })
+  assert.deepEqual(counts, { contactMessages: 2, newsletterSignups: 2, newsletterSubscriptions: 1, bookingsAnonymised: 1, storedAnswers: 0, emails: 0, operatorEmails: 0, eventsScrubbed: 4, auditEntriesScrubbed: 0 })
 
   const after = await exportPersonalData(db(service), LISBON, ANA)
   assert.deepEqual([after.contactMessages, after.newsletterSignups, after.newsletterSubscriptions, after.bookings], [[], [], [], []])
@@ -118,7 +118,7 @@ test('erasing an address twice, or one never used, erases nothing more', async (
   await seed(service)
   const at = service.clock.now()
   await erasePersonalData(service.context.store, LISBON, ANA, at)
-  const none = { contactMessages: 0, newsletterSignups: 0, newsletterSubscriptions: 0, bookingsAnonymised: 0, storedAnswers: 0, emails: 0 }
+  const none = { contactMessages: 0, newsletterSignups: 0, newsletterSubscriptions: 0, bookingsAnonymised: 0, storedAnswers: 0, emails: 0, operatorEmails: 0, eventsScrubbed: 0, auditEntriesScrubbed: 0 }
   assert.deepEqual(await erasePersonalData(service.context.store, LISBON, ANA, at), none)
   assert.deepEqual(await erasePersonalData(service.context.store, LISBON, 'nobody@example.pt', at), none)
   assert.equal((await exportPersonalData(db(service), LISBON, 'rui@example.pt')).bookings.length, 1)

@@ -1,0 +1,36 @@
+/**
+ * What an erased person's data becomes wherever a copy of it is kept (src/store/privacy.ts):
+ * the booking's contact name and email read "erased" and its phone is gone, as on the booking
+ * itself; a contact message keeps only that it was received; a subscriber keeps nothing.
+ */
+export const ERASED = 'erased'
+
+const sameAddress = (value: unknown, email: string) => typeof value === 'string' && value.trim().toLowerCase() === email
+
+/** An event's data with the person's details erased, by what the event is about. */
+export function erasedEventData(subjectType: string, data: Record<string, unknown>): Record<string, unknown> {
+  if (subjectType === 'booking') return { ...data, contact_name: ERASED, contact_email: ERASED, contact_phone: null }
+  if (subjectType === 'contact') return { ...data, name: null, email: null, message: ERASED }
+  return { ...data, email: ERASED, name: null }
+}
+
+/** Whether an event's data names `email` (lower case) as the person it is about. */
+export function eventNames(subjectType: string, data: Record<string, unknown>, email: string): boolean {
+  return sameAddress(subjectType === 'booking' ? data.contact_email : data.email, email)
+}
+
+/**
+ * An audit entry's changed fields with the person's details erased: a booking's contact
+ * fields, and any field that holds the address itself (the recipient of a resend). Null when
+ * nothing in them changes.
+ */
+export function erasedAuditFields(fields: Record<string, unknown>, email: string): Record<string, unknown> | null {
+  let changed = false
+  const erased = Object.fromEntries(Object.entries(fields).map(([key, value]) => {
+    const replaced = key === 'contact_phone' ? null
+      : key === 'contact_name' || key === 'contact_email' || sameAddress(value, email) ? ERASED : value
+    if (replaced !== value) changed = true
+    return [key, replaced]
+  }))
+  return changed ? erased : null
+}
