@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises'
-import { EVENT_TYPES } from '../src/store/events.ts'
+import { EVENT_TYPES } from '../src/schemas/event-type.ts'
 import { openStore } from '../src/store/store.ts'
 import { statement } from '../src/store/write-plan.ts'
 import type { BenchDatabase } from './databases.ts'

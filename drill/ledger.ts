@@ -1,5 +1,5 @@
 import { sql } from 'kysely'
-import { SEATED } from '../src/domain/booking-status.ts'
+import { SEATED } from '../src/schemas/booking-status.ts'
 import type { Db } from '../src/store/database.ts'
 
 /** What the database says after a drill, checked against what the service acknowledged. */

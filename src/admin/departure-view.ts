@@ -1,13 +1,12 @@
 import { csvRecord } from '../domain/csv.ts'
 import { formatStoredInZone } from '../domain/instant-format.ts'
 import type { Departure, DepartureManifest, ManifestEntry } from '../schemas/admin/departure.ts'
+import { EXPECTED, isOneOf } from '../schemas/booking-status.ts'
 import type { DepartureRecord } from '../services/departure-record.ts'
 import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 import type { BookingRow } from '../store/bookings.ts'
 
 type Addon = ManifestEntry['addons'][number]
-/** The statuses whose guests are expected or present: what the totals of add-ons, guests and money cover. */
-const EXPECTED = new Set(['requested', 'confirmed', 'completed'])
 
 /** The operator's departure record; its start and end were formatted in the instance's zone when it was made. */
 export function departureView(record: DepartureRecord): Departure {
@@ -69,7 +68,7 @@ export function manifestView(departure: DepartureRecord, bookings: readonly Book
   for (const entry of manifest) {
     statuses[entry.status].bookings += 1
     statuses[entry.status].guests += entry.party
-    if (!EXPECTED.has(entry.status)) continue
+    if (!isOneOf(EXPECTED, entry.status)) continue
     guests += entry.party
     due += entry.due_on_arrival
     for (const addon of entry.addons) {

@@ -1,7 +1,5 @@
-import type { BookingStatus } from './booking-status.ts'
-
-export type BookingEventType = 'booking.requested' | 'booking.confirmed' | 'booking.declined' | 'booking.cancelled' | 'booking.changed'
-  | 'booking.checked_in' | 'booking.no_show'
+import type { BookingStatus } from '../schemas/booking-status.ts'
+import type { BookingEventType } from '../schemas/event-type.ts'
 
 /**
  * The event a status change reports (docs/events-and-webhooks.md, "Events"), null for the ones nobody hears

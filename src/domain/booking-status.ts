@@ -1,23 +1,6 @@
-export type BookingStatus =
-  | 'held' | 'released' | 'expired'
-  | 'requested' | 'confirmed' | 'declined' | 'cancelled' | 'completed' | 'no_show'
+import type { BookingStatus } from '../schemas/booking-status.ts'
 
-/** Live statuses: the guest can still release or cancel the booking (DELETE /booking acts on these). */
-export const LIVE: readonly BookingStatus[] = ['held', 'requested', 'confirmed']
-
-/**
- * Statuses whose seats count against the departure's capacity (departures.seats_taken): the
- * live ones, and a booking checked in (completed) or marked no-show, which keeps its seats: a
- * guest checked in before the start must not free a seat for sale, and undoing either never
- * needs a seat back. Only declined, cancelled, released and expired give seats back.
- */
-export const SEATED: readonly BookingStatus[] = [...LIVE, 'completed', 'no_show']
-
-/** Every status a booking reaches once checked out: what the operator's list shows unless asked otherwise. */
-export const CHECKED_OUT: readonly BookingStatus[] = ['requested', 'confirmed', 'declined', 'cancelled', 'completed', 'no_show']
-
-export const BOOKING_STATUSES: readonly BookingStatus[] = ['held', 'released', 'expired', ...CHECKED_OUT]
-
+/** Which status may follow which (the statuses and their named subsets: src/schemas/booking-status.ts). */
 const TRANSITIONS: Record<BookingStatus, readonly BookingStatus[]> = {
   held: ['released', 'expired', 'requested', 'confirmed'],
   requested: ['confirmed', 'declined', 'cancelled'],

@@ -1,4 +1,5 @@
 import { Temporal } from 'temporal-polyfill'
+import { isOneOf, LIVE_CHECKED_OUT } from '../schemas/booking-status.ts'
 import type { CatalogPolicy } from '../schemas/catalog.ts'
 
 type TieredPolicy = Pick<CatalogPolicy, 'tiers'>
@@ -40,7 +41,7 @@ export type GuestCancellation = { allowed: true, feePercent: number, fee: number
 export function guestCancellation(booking: { status: string, total: number, start: Temporal.Instant, cancellableUntil: Temporal.Instant },
   policy: TieredPolicy, at: Temporal.Instant): GuestCancellation {
   if (booking.status === 'held') return { allowed: true, feePercent: 0, fee: 0 }
-  if (booking.status !== 'requested' && booking.status !== 'confirmed') return { allowed: false }
+  if (!isOneOf(LIVE_CHECKED_OUT, booking.status)) return { allowed: false }
   if (Temporal.Instant.compare(booking.cancellableUntil, at) <= 0) return { allowed: false }
   const feePercent = cancellationFeePercent(policy, booking.start, at)
   return { allowed: true, feePercent, fee: cancellationFee(booking.total, feePercent) }

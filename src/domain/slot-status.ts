@@ -1,7 +1,5 @@
 import { Temporal } from 'temporal-polyfill'
-
-export type SlotStatus = 'available' | 'limited' | 'sold_out' | 'closed'
-export type UnbookableReason = 'sold_out' | 'cutoff_passed' | 'insufficient_capacity'
+import type { SlotStatus, UnbookableReason } from '../schemas/availability.ts'
 
 export interface SlotState {
   remaining: number

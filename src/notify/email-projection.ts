@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import { Temporal } from 'temporal-polyfill'
 import { ERASED } from '../domain/erasure.ts'
 import { toStoredInstant } from '../domain/instant-format.ts'
+import { ON_MANIFEST } from '../schemas/booking-status.ts'
 import type { BookingRow } from '../store/bookings.ts'
 import type { NewEmail } from '../store/emails.ts'
 import type { EventNotice, EventRow } from '../store/events.ts'
@@ -72,7 +73,7 @@ export function projectEvent(event: EventRow, context: ProjectionContext): Proje
   }
   if (event.type === 'departure.at_risk') {
     const departure = data as { tour_id: string, start: string, min_participants: number | null, seats: Record<string, number> }
-    const booked = ['requested', 'confirmed', 'completed', 'no_show'].reduce((sum, status) => sum + (departure.seats?.[status] ?? 0), 0)
+    const booked = ON_MANIFEST.reduce((sum, status) => sum + (departure.seats?.[status] ?? 0), 0)
     const start = Temporal.Instant.from(departure.start)
     const view = `${origin}/admin/${prefix}/departures/${encodeURIComponent(departure.tour_id)}/${encodeURIComponent(departure.start)}`
     toOperators('departure_at_risk', () => operatorMessages.departureAtRisk(catalog, {

@@ -3,7 +3,9 @@ import { Instant, LocalDate } from './common.ts'
 import { named } from './named.ts'
 
 export const SlotStatus = Type.Enum(['available', 'limited', 'sold_out', 'closed'])
+export type SlotStatus = Static<typeof SlotStatus>
 export const UnbookableReason = Type.Enum(['sold_out', 'cutoff_passed', 'insufficient_capacity'])
+export type UnbookableReason = Static<typeof UnbookableReason>
 
 export const Slot = named('Slot', Type.Object({
   start: Instant,

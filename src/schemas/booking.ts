@@ -1,17 +1,16 @@
 import { Type, type Static } from 'typebox'
-import { Instant, Nullable, SessionId } from './common.ts'
+import { BOOKING_STATUSES } from './booking-status.ts'
+import { Instant, Nullable, PartySize, SessionId } from './common.ts'
 import { decoyFields, MarketingFields } from './decoy-fields.ts'
 import { named } from './named.ts'
 import { MeetingPoint } from './tour.ts'
 
-export const BookingStatus = named('BookingStatus', Type.Enum(
-  ['held', 'released', 'expired', 'requested', 'confirmed', 'declined', 'cancelled', 'completed', 'no_show'],
-))
+export const BookingStatus = named('BookingStatus', Type.Enum(BOOKING_STATUSES))
 
 export const BookingRequest = named('BookingRequest', Type.Object({
   tour_id: Type.String({ minLength: 1, maxLength: 64, pattern: '\\S' }),
   start: Type.String({ format: 'date-time', maxLength: 64, description: 'A scheduled start, as an instant in any offset' }),
-  party: Type.Integer({ minimum: 1, maximum: 100000 }),
+  party: PartySize,
   session: Type.Optional(SessionId),
   addons: Type.Optional(Type.Record(
     Type.String({ pattern: '^[a-z0-9][a-z0-9-]{0,63}$' }),

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox'
+import { PartySize } from './common.ts'
 import { named } from './named.ts'
 
 /** The instance/catalog file an operator writes (TOURDESK_CONFIG). Validated on load. */
@@ -44,7 +45,7 @@ export const CatalogTour = named('CatalogTour', Type.Object({
   languages: Type.Array(Type.String({ pattern: '^[a-z]{2,3}(-[A-Za-z0-9]+)*$', maxLength: 35 }), { minItems: 1, maxItems: 50 }),
   tags: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 50 }),
   price: Money('per person, minor units'),
-  party: Type.Object({ min: Type.Integer({ minimum: 1, maximum: 100000 }), max: Type.Integer({ minimum: 1, maximum: 100000 }) }, { additionalProperties: false }),
+  party: Type.Object({ min: PartySize, max: PartySize }, { additionalProperties: false }),
   capacity: Type.Integer({ minimum: 1, maximum: 100000 }),
   cutoff_minutes: Type.Integer({ minimum: 0, maximum: 525600, description: 'at most a year' }),
   confirmation: Type.Union([Type.Literal('instant'), Type.Literal('on_request')]),

@@ -1,4 +1,4 @@
-import { Type, type Static, type TSchema } from 'typebox'
+import { Type, type Static, type TLiteral, type TSchema, type TSchemaOptions, type TUnion } from 'typebox'
 import { named } from './named.ts'
 
 export const NonBlankString = (maxLength: number, description?: string) =>
@@ -11,6 +11,13 @@ export const SessionId = named('SessionId', Type.String({
   description: '12 lowercase alphanumeric characters',
   examples: ['k3v9x2m7q1pz'],
 }))
+
+/** One of these strings, written as `anyOf` of `const`s (the form openapi.json gives these lists; an enum would read differently). */
+export const OneOf = <const T extends readonly string[]>(values: T, options?: TSchemaOptions) =>
+  Type.Union(values.map((value) => Type.Literal(value)), options) as unknown as TUnion<{ -readonly [K in keyof T]: TLiteral<T[K]> }>
+
+/** A party's size, wherever one is given: a booking's, or a tour's smallest and largest. */
+export const PartySize = Type.Integer({ minimum: 1, maximum: 100000 })
 
 export const Instant = Type.String({
   format: 'date-time',

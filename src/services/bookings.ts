@@ -1,5 +1,5 @@
 import { Temporal } from 'temporal-polyfill'
-import { checkedOutStatus, LIVE, type BookingStatus } from '../domain/booking-status.ts'
+import { checkedOutStatus } from '../domain/booking-status.ts'
 import { bookingPolicyOf, cancellableUntil, guestCancellation, type BookingPolicy } from '../domain/cancellation.ts'
 import { departureAt } from '../domain/departure-at.ts'
 import { toStoredInstant } from '../domain/instant-format.ts'
@@ -8,6 +8,7 @@ import { priceBooking, requireAddons } from '../domain/pricing.ts'
 import { findDeparture } from '../domain/schedule.ts'
 import { isPastCutoff } from '../domain/slot-status.ts'
 import { ApiError } from '../errors/api-error.ts'
+import { LIVE, LIVE_CHECKED_OUT, SHOWN_TO_GUEST, type BookingStatus } from '../schemas/booking-status.ts'
 import type { BookingRequest } from '../schemas/booking.ts'
 import type { CatalogPolicy, CatalogTour } from '../schemas/catalog.ts'
 import type { BookingRow, BookingSelector, SeatChange } from '../store/bookings.ts'
@@ -213,7 +214,6 @@ export function bookingService(store: Store) {
 
     /** The booking a lookup made the session's booking, or else the session's most recent booking that it has not released. */
     async current(ctx: BookingContext): Promise<BookingRow> {
-      const visible = ['held', 'expired', 'requested', 'confirmed', 'declined', 'cancelled', 'completed', 'no_show'] as const
       const instanceId = ctx.catalog.instance.ref
       const now = toStoredInstant(ctx.now)
       const lookedUp = ctx.lookedUpBookingId
@@ -222,12 +222,12 @@ export function bookingService(store: Store) {
         if (!found) throw new ApiError('no_booking', 'This session has no booking')
         return found
       }
-      let row = await bookings.latestForSession(instanceId, ctx.sessionId, visible)
+      let row = await bookings.latestForSession(instanceId, ctx.sessionId, SHOWN_TO_GUEST)
       if (row && isLapsed(row, now)) {
         const lapsed = row
         row = await store.write(function* () {
           const [expired] = yield* expireLapsed(instanceId, { id: lapsed.id }, now)
-          return expired ?? (yield* bookings.latestForSessionIn(instanceId, ctx.sessionId, visible))
+          return expired ?? (yield* bookings.latestForSessionIn(instanceId, ctx.sessionId, SHOWN_TO_GUEST))
         })
       }
       if (!row) throw new ApiError('no_booking', 'This session has no booking')
@@ -309,7 +309,7 @@ export function bookingService(store: Store) {
         const lookedUp = yield* store.sessions.lockForBooking(instance.ref, ctx.sessionId)
         // A session whose booking a lookup chose holds nothing (the lookup released its hold,
         // a new hold ends the choice): its checkout can only repeat that booking's.
-        const row = yield* sessionBookingIn(instance.ref, ctx.sessionId, lookedUp, lookedUp === null ? ['held', 'expired', 'requested', 'confirmed'] : ['requested', 'confirmed'])
+        const row = yield* sessionBookingIn(instance.ref, ctx.sessionId, lookedUp, lookedUp === null ? [...LIVE, 'expired'] : LIVE_CHECKED_OUT)
         if (!row) throw new ApiError('no_booking', 'This session has no held booking to check out')
         if (row.status === 'requested' || row.status === 'confirmed') {
           if (record) yield* record(row)

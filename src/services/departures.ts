@@ -1,6 +1,6 @@
 import { departureView } from '../admin/departure-view.ts'
 import { Temporal } from 'temporal-polyfill'
-import type { BookingStatus } from '../domain/booking-status.ts'
+import { isOneOf, LIVE_CHECKED_OUT, ON_MANIFEST, type BookingStatus } from '../schemas/booking-status.ts'
 import { todayIn, toStoredInstant } from '../domain/instant-format.ts'
 import { findDeparture, type Departure } from '../domain/schedule.ts'
 import { ApiError } from '../errors/api-error.ts'
@@ -8,7 +8,6 @@ import type { CatalogTour } from '../schemas/catalog.ts'
 import type { Actor } from '../store/audit.ts'
 import type { BookingRow, DepartureKey } from '../store/bookings.ts'
 import type { DepartureChange, DepartureRow } from '../store/departures.ts'
-import { MANIFEST_STATUSES } from '../store/departures.ts'
 import type { Store } from '../store/store.ts'
 import { emit, type Plan, type RecordAnswer } from '../store/write-plan.ts'
 import { requireTour } from './availability.ts'
@@ -208,7 +207,7 @@ export function departureService(store: Store) {
       const endAt = onDeparture.reduce<string | null>((latest, b) => (latest === null || b.end_at > latest ? b.end_at : latest), null)
       return {
         departure: departureRecord(catalog, tourId, key.start_at, scheduled, row, { ...seats, tour_id: tourId, start_at: key.start_at, end_at: endAt }),
-        manifest: onDeparture.filter((b) => (MANIFEST_STATUSES as readonly string[]).includes(b.status)),
+        manifest: onDeparture.filter((b) => isOneOf(ON_MANIFEST, b.status)),
       }
     },
 
@@ -311,7 +310,7 @@ export function departureService(store: Store) {
         const terms = { cancelled_at: now, cancelled_by: 'operator', cancellation_reason: reason, fee_waived: 1, cancellation_fee_percent: 0, cancellation_fee: 0 }
         for (let i = 0; i < live.length; i += IDS_PER_STATEMENT) {
           const selector = { ids: live.slice(i, i + IDS_PER_STATEMENT).map((b) => b.id) }
-          for (const from of ['requested', 'confirmed'] as const) {
+          for (const from of LIVE_CHECKED_OUT) {
             const notice = { cause: 'departure_cancelled' as const, notifyGuest: input.notify_guests ?? true }
             for (const booking of yield* bookings.transition(instanceId, selector, from, 'cancelled', now, terms, notice)) cancelled.push({ booking, from })
           }

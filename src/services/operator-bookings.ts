@@ -1,6 +1,5 @@
 import { Temporal } from 'temporal-polyfill'
 import type { Instance } from '../catalog/catalog-file.ts'
-import { BOOKING_STATUSES, CHECKED_OUT, type BookingStatus } from '../domain/booking-status.ts'
 import { bookingPolicyOf, cancellableUntil, cancellationFee, cancellationFeePercent } from '../domain/cancellation.ts'
 import { toStoredInstant } from '../domain/instant-format.ts'
 import { priceBooking, requireAddons } from '../domain/pricing.ts'
@@ -8,6 +7,7 @@ import { departureAt } from '../domain/departure-at.ts'
 import { findDeparture, type Departure } from '../domain/schedule.ts'
 import { ApiError, type FieldError } from '../errors/api-error.ts'
 import type { BookingChange, StaffBookingRequest } from '../schemas/admin/booking.ts'
+import { CHECKED_OUT, isBookingStatus, isOneOf, LIVE_CHECKED_OUT, type BookingStatus } from '../schemas/booking-status.ts'
 import type { CatalogTour } from '../schemas/catalog.ts'
 import type { Actor } from '../store/audit.ts'
 import {
@@ -58,7 +58,6 @@ type RecordRow = RecordAnswer<BookingRow>
 export const DEFAULT_REQUEST_DECISION_HOURS = 24
 export const NO_ANSWER_IN_TIME = 'no answer in time'
 const SYSTEM: Actor = { type: 'system', id: null, name: null }
-const LIVE: readonly BookingStatus[] = ['requested', 'confirmed']
 /** Requests declined per write by the deadline sweep. */
 const DEADLINE_BATCH = 200
 
@@ -350,7 +349,7 @@ export function operatorBookingService(store: Store) {
     /** requested or confirmed → cancelled by the operator, the fee waived or as the booking's own policy gives it now. */
     cancel(ctx: OperatorContext, codeOrId: string, input: { reason?: string, fee?: 'waived' | 'policy' }, record?: RecordRow): Promise<BookingRow> {
       const waived = (input.fee ?? 'waived') === 'waived'
-      return act({ action: 'booking.cancelled', verb: 'cancelled', from: LIVE, to: 'cancelled', ends: true }, (row) => {
+      return act({ action: 'booking.cancelled', verb: 'cancelled', from: LIVE_CHECKED_OUT, to: 'cancelled', ends: true }, (row) => {
         const feePercent = waived ? 0
           : cancellationFeePercent(policyOf(row, ctx.catalog.instance.cancellation_policy), Temporal.Instant.from(row.start_at), ctx.now)
         return {
@@ -373,14 +372,14 @@ export function operatorBookingService(store: Store) {
       const { catalog, now } = ctx
       const instanceId = catalog.instance.ref
       return onBooking(ctx, codeOrId, function* (row) {
-        if (!CHECKED_OUT.includes(row.status as BookingStatus)) throw invalidTransition(row, 'changed before checkout')
+        if (!isOneOf(CHECKED_OUT, row.status)) throw invalidTransition(row, 'changed before checkout')
         const changes: BookingFieldChanges = {}
         const set = <K extends keyof BookingFieldChanges>(field: K, value: BookingFieldChanges[K]) => {
           if (value !== row[field]) changes[field] = value
         }
         const moves = input.start !== undefined || input.tour_id !== undefined || input.party !== undefined || input.addons !== undefined
         if (moves) {
-          if (!LIVE.includes(row.status as BookingStatus)) throw invalidTransition(row, 'moved or resized')
+          if (!isOneOf(LIVE_CHECKED_OUT, row.status)) throw invalidTransition(row, 'moved or resized')
           yield* repriced(row, input, catalog, now, set)
         }
         if (input.contact) {
@@ -503,7 +502,7 @@ export function operatorBookingService(store: Store) {
           if (record) yield* record(row)
           return row
         }
-        if (!LIVE.includes(row.status as BookingStatus)) throw invalidTransition(row, 'released from quarantine')
+        if (!isOneOf(LIVE_CHECKED_OUT, row.status)) throw invalidTransition(row, 'released from quarantine')
         const at = toStoredInstant(ctx.now)
         if (row.promo_code) {
           const promo = ctx.catalog.instance.promo_codes.find((p) => p.code === row.promo_code)
@@ -591,5 +590,5 @@ function storedFilter(catalog: InstanceCatalog, query: BookingQuery): BookingFil
 /** Statuses from the list's comma-separated `status` parameter (already checked against the schema's pattern). */
 export function parseStatuses(text: string | undefined): BookingStatus[] | undefined {
   if (text === undefined) return undefined
-  return [...new Set(text.split(','))].filter((s): s is BookingStatus => (BOOKING_STATUSES as readonly string[]).includes(s))
+  return [...new Set(text.split(','))].filter(isBookingStatus)
 }

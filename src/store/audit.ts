@@ -1,4 +1,5 @@
 import type { Selectable } from 'kysely'
+import type { Actor } from '../schemas/admin/booking.ts'
 import type { Database } from './database.ts'
 import { newRowId } from './row-id.ts'
 import type { Tables } from './tables.ts'
@@ -6,11 +7,8 @@ import { statement, type Plan } from './write-plan.ts'
 
 export type AuditRow = Selectable<Tables['audit_log']>
 
-export interface Actor {
-  type: 'staff' | 'key' | 'system' | 'guest'
-  id: string | null
-  name: string | null
-}
+/** Who made a change, as the operator API's records name them. */
+export type { Actor }
 
 export interface AuditEntry {
   instanceId: string

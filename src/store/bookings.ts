@@ -1,8 +1,10 @@
 import { sql, type Selectable } from 'kysely'
 import { bookingEventOf } from '../domain/booking-events.ts'
-import { canTransition, type BookingStatus } from '../domain/booking-status.ts'
+import { canTransition } from '../domain/booking-status.ts'
+import { isOneOf, ON_MANIFEST, type BookingStatus } from '../schemas/booking-status.ts'
 import type { Database } from './database.ts'
 import { newRowId } from './row-id.ts'
+import { statusLiteral } from './status-sql.ts'
 import type { Tables } from './tables.ts'
 import type { EventNotice } from './events.ts'
 import { emit, statement, type Plan } from './write-plan.ts'
@@ -61,8 +63,6 @@ function selectorSql(selector: BookingSelector): { where: string, params: unknow
   return { where: 'tour_id = ? and start_at = ? and hold_expires_at <= ?', params: [tour_id, start_at, selector.lapsedBy] }
 }
 
-const LIVE_STATUSES = new Set(['requested', 'confirmed', 'completed', 'no_show'])
-
 function* reportBooking(type: NonNullable<ReturnType<typeof bookingEventOf>>, row: BookingRow, notice: EventNotice): Plan<void> {
   yield* emit({ instanceId: row.instance_id, type, subject: { type: 'booking', id: row.id }, occurredAt: row.updated_at, data: { ...row }, notice })
 }
@@ -109,18 +109,17 @@ export function bookingRepository({ db, dialect, supportsSkipLocked }: Database)
       }
       const { where, params } = selectorSql(selector)
       const columns = Object.keys(changes) as Array<keyof typeof changes>
-      // The statuses are written into the SQL, not bound: they come from the state machine,
-      // and only a literal `status = 'held'` lets either database use the partial indexes
-      // over held bookings.
-      const status = typeof to === 'string' ? `'${to}'` : `case when hold_expires_at <= ? then '${to.lapsed}' else '${to.live}' end`
+      // The statuses are written into the SQL, not bound: only a literal `status = 'held'`
+      // lets either database use the partial indexes over held bookings.
+      const status = typeof to === 'string' ? statusLiteral(to) : `case when hold_expires_at <= ? then ${statusLiteral(to.lapsed)} else ${statusLiteral(to.live)} end`
       const set = [`status = ${status}`, 'updated_at = ?', 'version = version + 1', ...columns.map((c) => `${c} = ?`)].join(', ')
-      const update = `update bookings set ${set} where instance_id = ? and ${where} and status = '${from}' returning *`
+      const update = `update bookings set ${set} where instance_id = ? and ${where} and status = ${statusLiteral(from)} returning *`
       const updateParams = [...typeof to === 'string' ? [] : [to.lapsedBy], at, ...columns.map((c) => changes[c]), instanceId, ...params]
       if (dialect === 'postgres') {
         // One round trip instead of two: the history rows are written from the update's own result.
         const { rows } = yield* statement<BookingRow>(`with moved as (${update}),
           recorded as (insert into booking_events (id, instance_id, booking_id, from_status, to_status, at)
-            select gen_random_uuid()::text, instance_id, id, '${from}', status, updated_at from moved)
+            select gen_random_uuid()::text, instance_id, id, ${statusLiteral(from)}, status, updated_at from moved)
           select * from moved`, updateParams)
         yield* reportTransitions(from, rows, notice)
         return rows
@@ -225,7 +224,7 @@ export function bookingRepository({ db, dialect, supportsSkipLocked }: Database)
     /** Lapsed holds to sweep; on PostgreSQL rows another node is sweeping are skipped, not waited for. */
     *lapsedHolds(now: string, limit: number): Plan<Array<Pick<BookingRow, 'id' | 'instance_id'>>> {
       const { rows } = yield* statement<Pick<BookingRow, 'id' | 'instance_id'>>(
-        `select id, instance_id from bookings where status = 'held' and hold_expires_at <= ? order by hold_expires_at limit ${Number(limit)}`
+        `select id, instance_id from bookings where status = ${statusLiteral('held')} and hold_expires_at <= ? order by hold_expires_at limit ${Number(limit)}`
           + (supportsSkipLocked ? ' for update skip locked' : ''),
         [now],
       )
@@ -385,7 +384,7 @@ export function operatorBookingRepository({ dialect, read }: Database) {
       const set = ['updated_at = ?', 'version = version + 1', ...columns.map((c) => `${c} = ?`)].join(', ')
       const { rows: [row] } = yield* statement<BookingRow>(`update bookings set ${set} where instance_id = ? and id = ? returning *`,
         [at, ...columns.map((c) => changes[c]), instanceId, id])
-      if (row && row.quarantined === 0 && LIVE_STATUSES.has(row.status)) {
+      if (row && row.quarantined === 0 && isOneOf(ON_MANIFEST, row.status)) {
         // A submission released from quarantine is heard of now, as if it had just been made;
         // a note for the staff is not news to anyone else.
         if (changes.quarantined === 0) yield* reportTransitions(null, [row])
@@ -423,8 +422,8 @@ export function operatorBookingRepository({ dialect, read }: Database) {
       return read(function* () {
         const { rows } = yield* statement<Pick<BookingRow, 'id' | 'tour_id' | 'start_at'> & { requested_at: string }>(
           `select b.id, b.tour_id, b.start_at, min(e.at) as requested_at from bookings b
-           join booking_events e on e.instance_id = b.instance_id and e.booking_id = b.id and e.to_status = 'requested'
-           where b.instance_id = ? and b.status = 'requested'
+           join booking_events e on e.instance_id = b.instance_id and e.booking_id = b.id and e.to_status = ${statusLiteral('requested')}
+           where b.instance_id = ? and b.status = ${statusLiteral('requested')}
            group by b.id, b.tour_id, b.start_at
            having min(e.at) <= ? or b.start_at <= ?`, [instanceId, requestedBefore, startsBefore])
         return rows

@@ -1,6 +1,8 @@
 import { sql, type Selectable } from 'kysely'
 import type { BookingRow, DepartureKey } from './bookings.ts'
+import { LIVE, SEATED } from '../schemas/booking-status.ts'
 import type { Database } from './database.ts'
+import { statusList, statusLiteral } from './status-sql.ts'
 import type { Tables } from './tables.ts'
 import { statement, type Plan } from './write-plan.ts'
 
@@ -44,18 +46,11 @@ export interface WindowSeats {
   nextLapseAt: string | null
 }
 
-/** Statuses a manifest lists. */
-export const MANIFEST_STATUSES = ['requested', 'confirmed', 'completed', 'no_show'] as const
-/** Bookings a departure's cancellation acts on: requested and confirmed are cancelled, holds released. */
-const LIVE_STATUSES = "('held', 'requested', 'confirmed')"
-
-const SEAT_SUMS = `sum(case when status = 'held' and hold_expires_at > ? then party else 0 end) as held,
-  sum(case when status = 'requested' then party else 0 end) as requested,
-  sum(case when status = 'confirmed' then party else 0 end) as confirmed,
-  sum(case when status = 'completed' then party else 0 end) as completed,
-  sum(case when status = 'no_show' then party else 0 end) as no_show`
-/** Written as literals so the planner sees them; quarantined bookings take no seat and are on no manifest. */
-const COUNTED = "status in ('held', 'requested', 'confirmed', 'completed', 'no_show') and quarantined = 0"
+/** Guests per seated status; a hold counts until it lapses (its one parameter: now). */
+const SEAT_SUMS = SEATED.map((status) =>
+  `sum(case when status = ${statusLiteral(status)}${status === 'held' ? ' and hold_expires_at > ?' : ''} then party else 0 end) as ${status}`).join(',\n  ')
+/** Quarantined bookings take no seat and are on no manifest. */
+const COUNTED = `status in ${statusList(SEATED)} and quarantined = 0`
 
 /** PostgreSQL returns sums as bigint text. */
 const seatsOf = (row: Record<string, unknown>): DepartureSeats => ({
@@ -186,7 +181,7 @@ export function departureRepository({ db, dialect }: Database) {
     /** Bookings a cancellation of the departure acts on, whose sessions it locks first. */
     *liveBookingsOn(key: DepartureKey): Plan<Array<Pick<BookingRow, 'id' | 'session_id'>>> {
       const { rows } = yield* statement<Pick<BookingRow, 'id' | 'session_id'>>(
-        `select id, session_id from bookings where instance_id = ? and start_at = ? and tour_id = ? and status in ${LIVE_STATUSES}`,
+        `select id, session_id from bookings where instance_id = ? and start_at = ? and tour_id = ? and status in ${statusList(LIVE)}`,
         [key.instance_id, key.start_at, key.tour_id])
       return rows
     },

@@ -1,15 +1,8 @@
+import type { EventType } from '../schemas/event-type.ts'
 import type { Database } from './database.ts'
 import { newRowId } from './row-id.ts'
 import { webhookRepository } from './webhooks.ts'
 import { statement, type Plan } from './write-plan.ts'
-
-/** The event types (docs/events-and-webhooks.md, "Events"). */
-export const EVENT_TYPES = [
-  'booking.requested', 'booking.confirmed', 'booking.declined', 'booking.cancelled', 'booking.changed', 'booking.checked_in', 'booking.no_show',
-  'departure.closed', 'departure.reopened', 'departure.cancelled', 'departure.at_risk', 'departure.guaranteed',
-  'contact.received', 'newsletter.subscribed',
-] as const
-export type EventType = typeof EVENT_TYPES[number]
 
 /** An event as a plan reports it. */
 export interface NewEvent {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
-import { EVENT_TYPES } from '../../src/store/events.ts'
+import { EVENT_TYPES } from '../../src/schemas/event-type.ts'
 import { FADO_TUE, guestBooking } from '../admin/bookings-fixtures.ts'
 import { backOffice } from '../helpers/back-office.ts'
 import { assertAccessible, browserSkipReason, focused, focusReaches, launchBrowser, screenshot, tabTo } from '../helpers/browser.ts'

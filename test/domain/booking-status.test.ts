@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { canTransition, checkedOutStatus, LIVE, SEATED, type BookingStatus } from '../../src/domain/booking-status.ts'
+import { canTransition, checkedOutStatus } from '../../src/domain/booking-status.ts'
+import { LIVE, SEATED, type BookingStatus } from '../../src/schemas/booking-status.ts'
 
 const ALL: BookingStatus[] = ['held', 'released', 'expired', 'requested', 'confirmed', 'declined', 'cancelled', 'completed', 'no_show']
 

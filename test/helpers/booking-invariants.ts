@@ -4,7 +4,8 @@
  * through Kysely's `sql`, so the same checks read SQLite and PostgreSQL.
  */
 import { sql } from 'kysely'
-import { canTransition, SEATED, type BookingStatus } from '../../src/domain/booking-status.ts'
+import { canTransition } from '../../src/domain/booking-status.ts'
+import { SEATED, type BookingStatus } from '../../src/schemas/booking-status.ts'
 import type { Db } from '../../src/store/database.ts'
 import { RACE_TOUR } from './race-target.ts'
 import { describeAnswers, type RaceAnswer, type RaceRoute, type RaceRun } from './race-traffic.ts'

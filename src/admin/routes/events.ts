@@ -1,13 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { ApiError } from '../../errors/api-error.ts'
 import { EventList, EventQuery } from '../../schemas/admin/event.ts'
-import { EVENT_TYPES, type EventType } from '../../store/events.ts'
+import { isEventType, type EventType } from '../../schemas/event-type.ts'
 import { eventView } from '../event-view.ts'
 
 function typesOf(list: string | undefined): EventType[] | null {
   if (list === undefined) return null
   const types = [...new Set(list.split(','))]
-  const unknown = types.find((type) => !(EVENT_TYPES as readonly string[]).includes(type))
+  const unknown = types.find((type) => !isEventType(type))
   if (unknown) throw new ApiError('validation_failed', `"${unknown}" is not an event type`, { errors: [{ field: 'types', message: `"${unknown}" is not an event type` }] })
   return types as EventType[]
 }

@@ -8,7 +8,7 @@ import {
   NewWebhook, WebhookChange, WebhookDeliveryList, WebhookDeliveryQuery, WebhookEndpoint, WebhookIdParams, WebhookList, WebhookReplay,
   WebhookReplayResult, WebhookTestResult, WebhookWithSecret,
 } from '../../schemas/admin/webhook.ts'
-import type { EventType } from '../../store/events.ts'
+import type { EventType } from '../../schemas/event-type.ts'
 import { actorOf } from '../../services/staff-auth.ts'
 import { newWebhookSecret } from '../../notify/webhook-signing.ts'
 import type { WebhookDeliveryRow, WebhookEndpoint as EndpointRecord } from '../../store/webhooks.ts'

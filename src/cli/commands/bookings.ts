@@ -1,6 +1,6 @@
 import { Command, InvalidArgumentError, Option } from 'commander'
 import { operatorBookingView } from '../../admin/booking-view.ts'
-import { BOOKING_STATUSES, type BookingStatus } from '../../domain/booking-status.ts'
+import { BOOKING_STATUSES, type BookingStatus } from '../../schemas/booking-status.ts'
 import type { OperatorBooking } from '../../schemas/admin/booking.ts'
 import type { BookingPosition } from '../../store/bookings.ts'
 import { instanceNamed, withContext } from '../context.ts'

@@ -1,17 +1,25 @@
 import { Type, type Static } from 'typebox'
+import { BOOKING_STATUSES, CHECKED_OUT, type BookingStatus as Status } from '../booking-status.ts'
 import { BookingFields, BookingRequest, BookingStatus, CheckoutRequest } from '../booking.ts'
-import { Instant, Nullable } from '../common.ts'
+import { Instant, Nullable, OneOf } from '../common.ts'
 import { named } from '../named.ts'
 
+export const ACTOR_TYPES = ['staff', 'key', 'system', 'guest'] as const
+
 export const Actor = named('Actor', Type.Object({
-  type: Type.Union([Type.Literal('staff'), Type.Literal('key'), Type.Literal('system'), Type.Literal('guest')]),
+  type: OneOf(ACTOR_TYPES),
   id: Nullable(Type.String()),
   name: Nullable(Type.String()),
 }, { description: 'Who made a change: a staff member, an API key, the system (deadlines, expiry) or the guest' }))
 
-export const BookingChannel = Type.Union([Type.Literal('web'), Type.Literal('staff'), Type.Literal('octo')], {
+export type Actor = Static<typeof Actor>
+
+export const BOOKING_CHANNELS = ['web', 'staff', 'octo'] as const
+
+export const BookingChannel = OneOf(BOOKING_CHANNELS, {
   description: 'web: the booking API or page; staff: taken by the operator (POST /bookings); octo: a reseller',
 })
+export type BookingChannel = Static<typeof BookingChannel>
 
 const { cancellation: _guestCancellation, ...guestFields } = BookingFields.properties
 
@@ -27,7 +35,7 @@ export const OperatorBooking = named('OperatorBooking', Type.Object({
   })),
   cancellation: Nullable(Type.Object({
     at: Instant,
-    by: Type.Union([Type.Literal('guest'), Type.Literal('operator')]),
+    by: OneOf(['guest', 'operator']),
     reason: Nullable(Type.String()),
     fee_percent: Type.Integer(),
     fee: Type.Integer({ description: 'Owed under the policy (0 when waived); information only, nothing is charged' }),
@@ -48,18 +56,20 @@ export const BookingHistoryEntry = named('BookingHistoryEntry', Type.Object({
   to: BookingStatus,
   actor: Actor,
 }))
+export type BookingHistoryEntry = Static<typeof BookingHistoryEntry>
 
 export const OperatorBookingDetail = named('OperatorBookingDetail', Type.Object({
   ...OperatorBooking.properties,
   history: Type.Array(BookingHistoryEntry, { description: 'Every transition, oldest first' }),
 }))
+export type OperatorBookingDetail = Static<typeof OperatorBookingDetail>
 
 export const BookingList = named('BookingList', Type.Object({
   bookings: Type.Array(OperatorBooking),
   next_cursor: Nullable(Type.String({ description: 'Pass as cursor for the next page; null on the last page' })),
 }))
 
-const STATUS_NAMES = '(held|released|expired|requested|confirmed|declined|cancelled|completed|no_show)'
+const STATUS_NAMES = `(${BOOKING_STATUSES.join('|')})`
 
 /** The filters of the list and the CSV export. */
 export const BookingFilterQuery = Type.Object({
@@ -69,7 +79,7 @@ export const BookingFilterQuery = Type.Object({
   status: Type.Optional(Type.String({
     maxLength: 200,
     pattern: `^${STATUS_NAMES}(,${STATUS_NAMES})*$`,
-    description: 'Comma-separated statuses; default every checked-out one (requested, confirmed, declined, cancelled, completed, no_show)',
+    description: `Comma-separated statuses; default every checked-out one (${CHECKED_OUT.join(', ')})`,
   })),
   q: Type.Optional(Type.String({ maxLength: 200, description: 'Part of the code, name, email or phone; case and accents ignored' })),
   channel: Type.Optional(BookingChannel),
@@ -131,7 +141,7 @@ export const StaffBookingRequest = named('StaffBookingRequest', Type.Object({
   }, { additionalProperties: false }),
   promo_code: Type.Optional(Type.String({ maxLength: 64 })),
   internal_note: Type.Optional(InternalNote),
-  status: Type.Optional(Type.Union([Type.Literal('confirmed'), Type.Literal('requested')], { description: 'confirmed (the default) or requested' })),
+  status: Type.Optional(OneOf(['confirmed', 'requested'] satisfies Status[], { description: 'confirmed (the default) or requested' })),
   notify_guest: Type.Optional(Type.Boolean({ description: 'Email the guest (default false: a walk-in or a phone booking may not want one)' })),
 }, { additionalProperties: false }))
 export type StaffBookingRequest = Static<typeof StaffBookingRequest>

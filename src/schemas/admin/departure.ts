@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox'
-import { Instant, LocalDate, NonBlankString, Nullable } from '../common.ts'
+import { ON_MANIFEST } from '../booking-status.ts'
+import { Instant, LocalDate, NonBlankString, Nullable, OneOf } from '../common.ts'
 import { named } from '../named.ts'
 import { PageQuery } from './page.ts'
 
@@ -60,7 +61,7 @@ export const DepartureParams = Type.Object({
 })
 
 const Addon = Type.Object({ id: Type.String(), name: Type.String(), quantity: Type.Integer(), amount: Type.Integer({ description: 'Minor units' }) })
-const ManifestStatus = Type.Union([Type.Literal('requested'), Type.Literal('confirmed'), Type.Literal('completed'), Type.Literal('no_show')])
+const ManifestStatus = OneOf(ON_MANIFEST)
 
 export const ManifestEntry = named('ManifestEntry', Type.Object({
   id: Type.String(),

@@ -1,10 +1,8 @@
 import { Type } from 'typebox'
 import { Instant } from '../common.ts'
 import { named } from '../named.ts'
-import { EVENT_TYPES } from '../../store/events.ts'
+import { EVENT_TYPES, EventType } from '../event-type.ts'
 import { PageQuery } from './page.ts'
-
-export const EventType = Type.Enum(EVENT_TYPES)
 
 export const EventQuery = Type.Object({
   after: Type.Optional(Type.String({ pattern: '^evt_[0-9a-f]{32}$', maxLength: 36, description: 'The id of the last event you processed: the feed continues after it. Absent: from the oldest event kept (30 days).' })),

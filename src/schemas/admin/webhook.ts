@@ -1,7 +1,7 @@
 import { Type } from 'typebox'
 import { Instant, Nullable } from '../common.ts'
 import { named } from '../named.ts'
-import { EventType } from './event.ts'
+import { EventType } from '../event-type.ts'
 import { PageQuery } from './page.ts'
 
 const ENDPOINT_ID = 'wh_0f3c9a7e5b2d4c6e8a1b3d5f7092e4c6'

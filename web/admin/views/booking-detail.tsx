@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
+import { CHECKED_OUT, isOneOf, LIVE_CHECKED_OUT } from '../../../src/schemas/booking-status.ts'
 import { Problem } from '../api.ts'
 import { LoadState, useLoad } from '../load.tsx'
 import { Link } from '../router.tsx'
@@ -28,9 +29,6 @@ const EMAIL_KINDS: Record<string, string> = {
 const EMAIL_STATES: Record<BookingEmail['state'], [tone: string, text: string]> = {
   sent: ['good', 'Sent'], queued: ['muted', 'Queued'], failed: ['danger', 'Failed'], not_sent: ['warn', 'Not sent'],
 }
-
-const LIVE = new Set(['requested', 'confirmed'])
-const CHECKED_OUT = new Set(['requested', 'confirmed', 'declined', 'cancelled', 'completed', 'no_show'])
 
 function actorName(actor: Actor): string {
   if (actor.type === 'staff') return actor.name ?? 'a member of staff'
@@ -120,10 +118,10 @@ export function BookingDetailView({ code }: { code: string }) {
 
   const mayChange = may('bookings.change')
   const panels: Panel[] = !booking || !mayChange ? [] : [
-    ...(LIVE.has(booking.status) ? ['move', 'party'] as Panel[] : []),
-    ...(CHECKED_OUT.has(booking.status) ? ['contact', 'note'] as Panel[] : []),
+    ...(isOneOf(LIVE_CHECKED_OUT, booking.status) ? ['move', 'party'] as Panel[] : []),
+    ...(isOneOf(CHECKED_OUT, booking.status) ? ['contact', 'note'] as Panel[] : []),
     ...(booking.status === 'requested' ? ['decline'] as Panel[] : []),
-    ...(LIVE.has(booking.status) ? ['cancel'] as Panel[] : []),
+    ...(isOneOf(LIVE_CHECKED_OUT, booking.status) ? ['cancel'] as Panel[] : []),
   ]
 
   return (
@@ -176,7 +174,7 @@ export function BookingDetailView({ code }: { code: string }) {
                 <dt>Policy</dt>
                 <dd>
                   {booking.policy ? `${booking.policy.id}, version ${booking.policy.version}` : 'As it stood when booked'}
-                  {LIVE.has(booking.status) && ` · guests may cancel until ${formats.dateTime(booking.cancellable_until)}`}
+                  {isOneOf(LIVE_CHECKED_OUT, booking.status) && ` · guests may cancel until ${formats.dateTime(booking.cancellable_until)}`}
                 </dd>
               </div>
               <div><dt>Booked</dt><dd>{formats.dateTime(booking.created_at)}</dd></div>
@@ -211,7 +209,7 @@ export function BookingDetailView({ code }: { code: string }) {
                   {busy === 'resend' ? 'Sending…' : 'Resend confirmation'}
                 </button>
               )}
-              {booking.quarantined && LIVE.has(booking.status) && (
+              {booking.quarantined && isOneOf(LIVE_CHECKED_OUT, booking.status) && (
                 <button type="button" class="button quiet" disabled={busy !== null} onClick={() => direct('release', post('release-quarantine'),
                   () => 'Released from quarantine: it is an ordinary booking now.')}>Release from quarantine</button>
               )}

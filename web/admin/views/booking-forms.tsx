@@ -313,11 +313,11 @@ export function CancelForm({ booking, submit, onClose }: { booking: BookingDetai
   const [reason, setReason] = useState('')
   const [fee, setFee] = useState<'waived' | 'policy'>('waived')
   const [error, setError] = useState<FormError | null>(null)
-  // The fee its policy gives now: the record's own figure when it carries one, else worked out
-  // from the policy when the booking was made under the version in force now.
+  // The fee its policy gives now, worked out from the policy when the booking was made under
+  // the version in force now (the operator record carries no cancellation_now).
   const samePolicy = policy !== null && booking.policy !== null && booking.policy.id === policy.id && booking.policy.version === policy.version
-  const percent = booking.cancellation_now?.fee_percent ?? (samePolicy ? feePercentAt(policy, booking.start) : null)
-  const amount = booking.cancellation_now?.fee ?? (percent === null ? null : feeOf(booking.price.total, percent))
+  const percent = samePolicy ? feePercentAt(policy, booking.start) : null
+  const amount = percent === null ? null : feeOf(booking.price.total, percent)
   const policyText = amount === null || percent === null
     ? `Charge the fee its policy${booking.policy ? ` (${booking.policy.id}, version ${booking.policy.version})` : ''} gives at this moment`
     : `Charge the fee its policy gives now: ${formats.price(amount)} (${formats.percent(percent)})`

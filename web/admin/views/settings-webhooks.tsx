@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
+import type { EventType } from '../../../src/schemas/event-type.ts'
 import { LoadState, useLoad } from '../load.tsx'
 import { Link } from '../router.tsx'
 import { useOffice } from '../session.tsx'
@@ -7,23 +8,24 @@ import {
   usePages, when,
 } from './settings-parts.tsx'
 
-/** The event types an endpoint can receive (docs/events-and-webhooks.md, "Events"; src/store/events.ts EVENT_TYPES, which the browser test holds this to). */
-export const EVENT_TYPES: { type: string, about: string }[] = [
-  { type: 'booking.requested', about: 'a guest asks for a tour that needs confirmation' },
-  { type: 'booking.confirmed', about: 'a booking is confirmed' },
-  { type: 'booking.declined', about: 'a request is declined' },
-  { type: 'booking.cancelled', about: 'a booking is cancelled' },
-  { type: 'booking.changed', about: 'a booking is moved or resized' },
-  { type: 'booking.checked_in', about: 'a guest is checked in' },
-  { type: 'booking.no_show', about: 'a guest did not come' },
-  { type: 'departure.closed', about: 'a departure is closed to new bookings' },
-  { type: 'departure.reopened', about: 'a departure takes bookings again' },
-  { type: 'departure.cancelled', about: 'a departure is cancelled' },
-  { type: 'departure.at_risk', about: 'a departure is below its minimum at the deadline' },
-  { type: 'departure.guaranteed', about: 'a departure reaches its minimum' },
-  { type: 'contact.received', about: 'a contact message arrives' },
-  { type: 'newsletter.subscribed', about: 'someone subscribes to the newsletter' },
-]
+/** What each event type an endpoint can receive is about (docs/events-and-webhooks.md, "Events"): one per type of src/schemas/event-type.ts, which the type and the browser test hold it to. */
+const ABOUT_EVENT: Record<EventType, string> = {
+  'booking.requested': 'a guest asks for a tour that needs confirmation',
+  'booking.confirmed': 'a booking is confirmed',
+  'booking.declined': 'a request is declined',
+  'booking.cancelled': 'a booking is cancelled',
+  'booking.changed': 'a booking is moved or resized',
+  'booking.checked_in': 'a guest is checked in',
+  'booking.no_show': 'a guest did not come',
+  'departure.closed': 'a departure is closed to new bookings',
+  'departure.reopened': 'a departure takes bookings again',
+  'departure.cancelled': 'a departure is cancelled',
+  'departure.at_risk': 'a departure is below its minimum at the deadline',
+  'departure.guaranteed': 'a departure reaches its minimum',
+  'contact.received': 'a contact message arrives',
+  'newsletter.subscribed': 'someone subscribes to the newsletter',
+}
+const EVENT_TYPES = Object.entries(ABOUT_EVENT).map(([type, about]) => ({ type, about }))
 
 interface Webhook {
   id: string
