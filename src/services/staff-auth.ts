@@ -108,15 +108,6 @@ function liveKey(key: ApiKeyRow | undefined): StaffIdentity | null {
 export function staffAuth(store: Store, secret: string) {
   const { staff, audit } = store
 
-  async function lockedUntil(instanceRef: string, email: string, now: Temporal.Instant): Promise<Temporal.Instant | null> {
-    const windowStart = now.subtract({ minutes: LOCKOUT.minutes })
-    const failures = await staff.failuresSince(instanceRef, email, toStoredInstant(windowStart))
-    if (failures.length < LOCKOUT.failures) return null
-    // Locked until enough of these failures are older than the window.
-    const releasing = failures[failures.length - LOCKOUT.failures]
-    return Temporal.Instant.from(releasing).add({ minutes: LOCKOUT.minutes })
-  }
-
   return {
     /**
      * Signs a staff member in. Wrong password, unknown email, disabled account or an account
@@ -125,24 +116,26 @@ export function staffAuth(store: Store, secret: string) {
      */
     async signIn(instanceRef: string, emailGiven: string, password: string, now: Temporal.Instant): Promise<SignedIn> {
       const email = emailGiven.trim().toLowerCase()
-      const until = await lockedUntil(instanceRef, email, now)
-      if (until) {
+      const at = toStoredInstant(now)
+      // Counted before the password is checked, so that no number of concurrent attempts gets
+      // more than five checks; a right password then clears the count.
+      const { lockedSince } = await store.write(() => staff.countSignInAttempt(instanceRef, email, at, toStoredInstant(now.subtract({ minutes: LOCKOUT.minutes })), LOCKOUT.failures))
+      if (lockedSince) {
+        const until = Temporal.Instant.from(lockedSince).add({ minutes: LOCKOUT.minutes })
         const seconds = Math.max(1, Math.ceil((until.epochMilliseconds - now.epochMilliseconds) / 1000))
         throw new ApiError('rate_limited', `Too many failed sign-ins for this email; try again in ${Math.ceil(seconds / 60)} minutes`, { headers: { 'Retry-After': String(seconds) } })
       }
       const account = await staff.findByEmail(instanceRef, email)
       decoyHash ??= hashPassword(randomBytes(16).toString('hex'))
       const matches = await passwordMatches(account?.password_hash ?? await decoyHash, password)
-      const at = toStoredInstant(now)
       if (!account || !account.password_hash || !matches || account.disabled === 1) {
-        await store.write(() => staff.recordFailure({ instance_id: instanceRef, id: newRowId(), email, at }))
         throw new ApiError('invalid_credentials', 'The email or password is not right')
       }
       const token = randomBytes(32).toString('base64url')
       const sessionId = sha256(token)
       const expiresAt = now.add({ hours: STAFF_SESSION_HOURS })
       await store.write(function* () {
-        yield* staff.clearFailures(instanceRef, email)
+        yield* staff.clearSignInAttempts(instanceRef, email)
         yield* staff.insertSession({ instance_id: instanceRef, id: sessionId, staff_id: account.id, created_at: at, last_seen_at: at, expires_at: toStoredInstant(expiresAt) })
       })
       return {

@@ -579,6 +579,21 @@ const migrationsFor = (dialect: 'sqlite' | 'postgres'): Record<string, Migration
       await db.schema.createIndex('catalog_tours_in_order').on('catalog_tours').columns(['instance_id', 'position', 'id']).execute()
     },
   },
+  '021_sign_in_counter': {
+    // One row per email replaces a row per failure: every attempt is counted by one
+    // conditional upsert before its password is checked (src/store/staff.ts, countSignInAttempt),
+    // so concurrent attempts cannot all pass a check made before any of them was recorded.
+    async up(db: Kysely<any>) {
+      await db.schema.dropTable('sign_in_failures').execute()
+      await db.schema.createTable('sign_in_counts')
+        .addColumn('instance_id', 'text', (c) => c.notNull())
+        .addColumn('email', 'text', (c) => c.notNull())
+        .addColumn('failures', 'integer', (c) => c.notNull())
+        .addColumn('window_started_at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('sign_in_counts_pk', ['instance_id', 'email'])
+        .execute()
+    },
+  },
 })
 
 /**

@@ -7,7 +7,7 @@ export type StaffRow = Selectable<Tables['staff']>
 export type ApiKeyRow = Selectable<Tables['api_keys']>
 export type StaffSessionRow = Selectable<Tables['staff_sessions']>
 
-/** Staff accounts, their sessions and setup links, sign-in failures and API keys. */
+/** Staff accounts, their sessions and setup links, sign-in attempt counts and API keys. */
 export function staffRepository({ db, dialect, read }: Database) {
   return {
     async findByEmail(instanceId: string, email: string): Promise<StaffRow | undefined> {
@@ -63,18 +63,32 @@ export function staffRepository({ db, dialect, read }: Database) {
       return rows[0]?.staff_id
     },
 
-    async failuresSince(instanceId: string, email: string, since: string): Promise<string[]> {
-      const rows = await db.selectFrom('sign_in_failures').select('at').where('instance_id', '=', instanceId)
-        .where('email', '=', email).where('at', '>', since).orderBy('at').execute()
-      return rows.map((r) => r.at)
+    /**
+     * Counts a sign-in attempt before its password is checked, in one conditional upsert:
+     * a window older than `windowStart` starts again at 1; otherwise the count goes up
+     * unless it has reached `limit`, and the attempt that reaches it starts the lock. Under
+     * PostgreSQL's READ COMMITTED the upsert's WHERE is evaluated on the row as the last
+     * writer left it (the row is locked meanwhile), like the seat counter, so concurrent
+     * attempts are counted one by one. Answers the lock's start when the attempt was refused.
+     */
+    *countSignInAttempt(instanceId: string, email: string, now: string, windowStart: string, limit: number): Plan<{ lockedSince: string | null }> {
+      const { rows } = yield* statement<{ failures: number }>(
+        `insert into sign_in_counts (instance_id, email, failures, window_started_at) values (?, ?, 1, ?)
+         on conflict (instance_id, email) do update set
+           failures = case when sign_in_counts.window_started_at <= ? then 1 else sign_in_counts.failures + 1 end,
+           window_started_at = case when sign_in_counts.window_started_at <= ? or sign_in_counts.failures + 1 >= ? then ? else sign_in_counts.window_started_at end
+         where sign_in_counts.failures < ? or sign_in_counts.window_started_at <= ?
+         returning failures`,
+        [instanceId, email, now, windowStart, windowStart, limit, now, limit, windowStart])
+      if (rows.length > 0) return { lockedSince: null }
+      const { rows: [locked] } = yield* statement<{ window_started_at: string }>(
+        'select window_started_at from sign_in_counts where instance_id = ? and email = ?', [instanceId, email])
+      return { lockedSince: locked.window_started_at }
     },
 
-    *recordFailure(row: Selectable<Tables['sign_in_failures']>): Plan<void> {
-      yield* compiled(db.insertInto('sign_in_failures').values(row))
-    },
-
-    *clearFailures(instanceId: string, email: string): Plan<void> {
-      yield* compiled(db.deleteFrom('sign_in_failures').where('instance_id', '=', instanceId).where('email', '=', email))
+    /** A right password forgets the attempts counted for its email. */
+    *clearSignInAttempts(instanceId: string, email: string): Plan<void> {
+      yield* statement('delete from sign_in_counts where instance_id = ? and email = ?', [instanceId, email])
     },
 
     *insertSession(row: StaffSessionRow): Plan<void> {
@@ -112,7 +126,7 @@ export function staffRepository({ db, dialect, read }: Database) {
 
     async deleteExpired(now: string, idleBefore: string, failuresBefore: string): Promise<number> {
       const sessions = await db.deleteFrom('staff_sessions').where((eb) => eb.or([eb('expires_at', '<=', now), eb('last_seen_at', '<=', idleBefore)])).executeTakeFirst()
-      const failures = await db.deleteFrom('sign_in_failures').where('at', '<=', failuresBefore).executeTakeFirst()
+      const failures = await db.deleteFrom('sign_in_counts').where('window_started_at', '<=', failuresBefore).executeTakeFirst()
       const tokens = await db.deleteFrom('staff_setup_tokens').where('expires_at', '<=', now).executeTakeFirst()
       return Number(sessions.numDeletedRows) + Number(failures.numDeletedRows) + Number(tokens.numDeletedRows)
     },

@@ -155,11 +155,13 @@ export interface Tables {
     expires_at: string
     used_at: string | null
   }
-  sign_in_failures: {
+  sign_in_counts: {
     instance_id: string
-    id: string
     email: string
-    at: string
+    /** Attempts counted since window_started_at, the right one not yet known among them. */
+    failures: number
+    /** The first counted attempt of the window; once `failures` reaches the limit, the moment it did (the lock's start). */
+    window_started_at: string
   }
   api_keys: {
     instance_id: string
