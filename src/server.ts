@@ -7,6 +7,9 @@ import { closeContext, createContext, type AppContext } from './context.ts'
 import { systemClock } from './domain/clock.ts'
 import { bookingPagePath } from './web/booking-page.ts'
 
+/** A stop signal ends the process within this, whatever is still in flight (STOP_GRACE_MS of it for background work). */
+const STOP_BOUND_MS = 10_000
+
 async function main(): Promise<void> {
   const settings = readSettings()
   const log = pino({ level: settings.logLevel })
@@ -19,11 +22,15 @@ async function main(): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return
     stopping = true
-    app.log.info({ signal }, 'finishing background work, draining requests and closing the database')
-    // Deliveries in progress end (15 s at most) before the database closes; a node killed
-    // instead leaves their leases to lapse, and another node makes the same attempts.
-    await context.scheduler.stop()
-    await app.close()
+    app.log.info({ signal }, 'refusing new connections, finishing requests and background work in flight, closing the database')
+    // Bounded (README, "Running it as a service"): the listening socket closes at once while
+    // background work takes no new work and has STOP_GRACE_MS for what is in flight; what it
+    // leaves (an attempt at a receiver that never answers) its leases give to another node.
+    setTimeout(() => {
+      app.log.warn({ signal, after_ms: STOP_BOUND_MS }, 'stopped with work still in flight')
+      process.exit(1)
+    }, STOP_BOUND_MS).unref()
+    await Promise.all([app.close(), context.scheduler.stop()])
     await closeContext(context)
     process.exit(0)
   }

@@ -59,10 +59,10 @@ export function emailSending(store: Store, catalogs: CatalogRegistry, smtpUrl: s
     }
   }
 
-  async function runDue(now: Temporal.Instant): Promise<SendingReport> {
+  async function runDue(now: Temporal.Instant, stopping: AbortSignal = new AbortController().signal): Promise<SendingReport> {
     const report: SendingReport = { sent: 0, retried: 0, failed: 0 }
     if (!(await store.read(() => store.emails.anyDue(toStoredInstant(now))))) return report
-    for (;;) {
+    while (!stopping.aborted) {
       const claimed = await store.write(() => store.emails.claim(toStoredInstant(now), toStoredInstant(now.add({ milliseconds: LEASE_MS })), BATCH))
       if (claimed.length === 0) return report
       // One address's messages go one after another, in the order they were made (their ids
@@ -71,18 +71,21 @@ export function emailSending(store: Store, catalogs: CatalogRegistry, smtpUrl: s
       for (const email of claimed) byRecipient.set(email.recipient, [...byRecipient.get(email.recipient) ?? [], email])
       await Promise.all([...byRecipient.values()].map(async (queue) => {
         for (const email of queue) {
+          // Stopping: the rest of the batch waits for its lease to lapse.
+          if (stopping.aborted) return
           const outcome = await sendOne(email, now)
           if (await store.write(() => store.emails.record(email, outcome))) report[outcome.kind === 'sent' ? 'sent' : outcome.kind === 'retry' ? 'retried' : 'failed']++
         }
       }))
       if (claimed.length < BATCH) return report
     }
+    return report
   }
 
   return {
     runDue,
     task(): Task {
-      return { name: 'email-sending', everyMs: 1000, run: async (now) => ({ ...await runDue(now) }) }
+      return { name: 'email-sending', everyMs: 1000, run: async (now, stopping) => ({ ...await runDue(now, stopping) }) }
     },
     close(): void {
       transport.close()

@@ -210,7 +210,7 @@ export function webhookDelivery(store: Store, catalogs: CatalogRegistry, clock: 
    * by side. An endpoint's turn stops once the lease could lapse before its next attempt
    * ends; what is left is given back for the next run.
    */
-  async function attemptAll(claimed: ClaimedDelivery[], at: Temporal.Instant, report: DeliveryReport): Promise<void> {
+  async function attemptAll(claimed: ClaimedDelivery[], at: Temporal.Instant, report: DeliveryReport, stopping: AbortSignal): Promise<void> {
     const started = performance.now()
     const byEndpoint = new Map<string, ClaimedDelivery[]>()
     for (const d of [...claimed].sort((a, b) => a.event_seq - b.event_seq)) {
@@ -230,8 +230,8 @@ export function webhookDelivery(store: Store, catalogs: CatalogRegistry, clock: 
 
     async function attemptQueue(queue: ClaimedDelivery[], endpoint: WebhookEndpointRow | undefined, writes: Promise<unknown>[]) {
       for (let i = 0; i < queue.length; i++) {
-        // Deleted meanwhile (its deliveries went with it), or past the lease's safe time: leave the rest.
-        if (!endpoint || performance.now() - started > LEASE_MS - TIMEOUT_MS - 5_000) {
+        // Deleted meanwhile (its deliveries went with it), past the lease's safe time, or the node is stopping: leave the rest.
+        if (!endpoint || performance.now() - started > LEASE_MS - TIMEOUT_MS - 5_000 || stopping.aborted) {
           const rest = queue.slice(i)
           await store.write(() => webhooks.release(rest))
           return
@@ -260,12 +260,12 @@ export function webhookDelivery(store: Store, catalogs: CatalogRegistry, clock: 
     return found
   }
 
-  async function runDue(now: Temporal.Instant): Promise<DeliveryReport> {
+  async function runDue(now: Temporal.Instant, stopping: AbortSignal = new AbortController().signal): Promise<DeliveryReport> {
     const report: DeliveryReport = { delivered: 0, retried: 0, failed: 0, disabledEndpoints: 0, prunedDeliveries: 0 }
-    for (let round = 0; round < ROUNDS; round++) {
+    for (let round = 0; round < ROUNDS && !stopping.aborted; round++) {
       const at = round === 0 ? now : clock.now()
       const claimed = await store.write(() => webhooks.claim(toStoredInstant(at), toStoredInstant(at.add({ milliseconds: LEASE_MS })), BATCH))
-      await attemptAll(claimed, at, report)
+      await attemptAll(claimed, at, report, stopping)
       if (claimed.length < BATCH) break
     }
     report.prunedDeliveries = await store.write(() => webhooks.prune(toStoredInstant(now.subtract({ hours: 24 * LOG_DAYS })), 10_000))
@@ -310,7 +310,7 @@ export function webhookDelivery(store: Store, catalogs: CatalogRegistry, clock: 
 
     /** The scheduler's task: every second, on every node. */
     task(): Task {
-      return { name: 'webhooks', everyMs: 1000, run: async (now) => ({ ...await runDue(now) }) }
+      return { name: 'webhooks', everyMs: 1000, run: async (now, stopping) => ({ ...await runDue(now, stopping) }) }
     },
   }
 }
