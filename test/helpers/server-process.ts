@@ -3,6 +3,8 @@ import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
+/** A start on a fresh PostgreSQL schema (every migration) took over 20 s on a loaded two-core machine. */
+const START_MS = 60_000
 
 export interface ServerProcess {
   child: ChildProcess
@@ -24,8 +26,8 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
   const origin = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL')
-      reject(new Error(`server did not start in 20 s:\n${output}`))
-    }, 20_000)
+      reject(new Error(`server did not start in ${START_MS / 1000} s:\n${output}`))
+    }, START_MS)
     child.stdout!.on('data', (chunk: Buffer) => {
       output += chunk
       const match = /"base_url":"(http:\/\/[^/"]+)/.exec(output)
