@@ -31,6 +31,13 @@ import { emailActionRoutes } from './web/email-action-page.ts'
 import { backOfficeRoutes } from './web/admin-page.ts'
 import { ADMIN_ROUTE_PREFIX, adminApi } from './admin/plugin.ts'
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The services, built once by src/context.ts; routes and hooks reach them through request.server. */
+    tourdesk: AppContext
+  }
+}
+
 export const BODY_LIMIT_BYTES = 64 * 1024
 /**
  * Slow clients (slowloris) must not hold connections for ever: a request's headers must

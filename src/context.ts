@@ -1,3 +1,4 @@
+import { eventView } from './admin/event-view.ts'
 import { parseCatalogFile, readCatalogText } from './catalog/catalog-file.ts'
 import type { DatabaseTarget, Settings } from './config/env.ts'
 import type { Clock } from './domain/clock.ts'
@@ -7,8 +8,8 @@ import { bookingService, type BookingService } from './services/bookings.ts'
 import { catalogEditor, type CatalogEditor } from './catalog/catalog-editor.ts'
 import { CatalogRegistry } from './catalog/catalog-registry.ts'
 import { departureService, type DepartureService } from './services/departures.ts'
-import { departureMinimum } from './services/departure-minimum.ts'
 import { operatorBookingService, type OperatorBookingService } from './services/operator-bookings.ts'
+import { departureDeadlines } from './jobs/departure-deadlines.ts'
 import { runHousekeeping } from './jobs/housekeeping.ts'
 import { Scheduler } from './jobs/scheduler.ts'
 import { staffAuth, type StaffAuth } from './services/staff-auth.ts'
@@ -104,7 +105,7 @@ export async function openContext(options: ContextOptions): Promise<AppContext> 
       info: (details, message) => log?.info?.(details, message),
       error: (details, message) => (log?.error ?? log?.warn)?.call(log, details, message),
     })
-    const webhooks = webhookDelivery(store, catalogs, options.clock, { ...DEFAULT_WEBHOOK_SETTINGS, ...options.webhooks })
+    const webhooks = webhookDelivery(store, catalogs, options.clock, { ...DEFAULT_WEBHOOK_SETTINGS, ...options.webhooks }, eventView)
     const emailSettings: EmailSettings = { smtpUrl: options.email?.smtpUrl ?? null, publicUrl: options.email?.publicUrl ?? 'http://127.0.0.1:3000' }
     const emails = emailOutbox(store, catalogs, secret, emailSettings)
     const sending = emailSettings.smtpUrl === null ? null : emailSending(store, catalogs, emailSettings.smtpUrl, emailSettings)
@@ -135,7 +136,7 @@ export async function openContext(options: ContextOptions): Promise<AppContext> 
     const sweepMs = (options.sweepIntervalSeconds ?? 30) * 1000
     scheduler.add({ name: 'housekeeping', everyMs: sweepMs, run: (now) => runHousekeeping(context, now).then((report) => ({ ...report })) })
     scheduler.add(webhooks.task())
-    scheduler.add(departureMinimum(store).task(catalogs))
+    scheduler.add(departureDeadlines(store).task(catalogs))
     scheduler.add(emails.projectionTask())
     scheduler.add(emails.remindersTask(sweepMs))
     if (sending) scheduler.add(sending.task())

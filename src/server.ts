@@ -5,7 +5,7 @@ import { ConfigError } from './config/config-error.ts'
 import { readSettings } from './config/env.ts'
 import { closeContext, createContext, type AppContext } from './context.ts'
 import { systemClock } from './domain/clock.ts'
-import { bookingPagePath } from './web/booking-page.ts'
+import { bookingPagePath } from './domain/page-paths.ts'
 
 /** A stop signal ends the process within this, whatever is still in flight (STOP_GRACE_MS of it for background work). */
 const STOP_BOUND_MS = 10_000

@@ -1,13 +1,7 @@
 import type { FastifyRequest, RouteOptions } from 'fastify'
-import { roleMay, type Permission } from '../domain/roles.ts'
+import { roleMay } from '../domain/roles.ts'
 import { ApiError } from '../errors/api-error.ts'
 import { STAFF_COOKIE, staffCsrfTokenMatches, type StaffIdentity } from '../services/staff-auth.ts'
-
-/**
- * Who may call an operator route: `public` (sign-in, setup and the API document), `signed-in`
- * (any staff member or key: GET /me, sign-out), or one permission of the role table.
- */
-export type Access = Permission | 'public' | 'signed-in'
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 const unauthenticated = (detail: string) =>

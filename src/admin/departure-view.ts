@@ -1,36 +1,12 @@
 import { csvRecord } from '../domain/csv.ts'
 import { formatStoredInZone } from '../domain/instant-format.ts'
-import type { Departure, DepartureManifest, ManifestEntry } from '../schemas/admin/departure.ts'
+import type { DepartureManifest, ManifestEntry } from '../schemas/admin/departure.ts'
 import { EXPECTED, isOneOf } from '../schemas/booking-status.ts'
-import type { DepartureRecord } from '../services/departure-record.ts'
+import { departureData, type DepartureRecord } from '../services/departure-record.ts'
 import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 import type { BookingRow } from '../store/bookings.ts'
 
 type Addon = ManifestEntry['addons'][number]
-
-/** The operator's departure record; its start and end were formatted in the instance's zone when it was made. */
-export function departureView(record: DepartureRecord): Departure {
-  const { seats } = record
-  const taken = seats.held + seats.requested + seats.confirmed + seats.completed + seats.no_show
-  return {
-    tour_id: record.tourId,
-    start: record.times.startText,
-    end: record.times.endText,
-    date: record.times.date,
-    time: record.times.time,
-    capacity: record.capacity,
-    capacity_source: record.capacitySource,
-    seats: { ...seats, free: Math.max(0, record.capacity - taken) },
-    closed: record.closed,
-    cancelled: record.cancelled,
-    note: record.note,
-    extra: record.extra,
-    orphaned: record.orphaned,
-    min_participants: record.minParticipants,
-    guaranteed: record.guaranteed,
-    version: record.version,
-  }
-}
 
 function manifestEntry(row: BookingRow, timeZone: string): ManifestEntry {
   return {
@@ -79,7 +55,7 @@ export function manifestView(departure: DepartureRecord, bookings: readonly Book
     }
   }
   return {
-    departure: departureView(departure),
+    departure: departureData(departure),
     manifest,
     totals: { currency: catalog.instance.currency, statuses, guests, addons: [...addons.values()], due_on_arrival: due },
   }

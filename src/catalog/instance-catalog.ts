@@ -1,7 +1,7 @@
 import type { Instance } from './catalog-file.ts'
 import { jsonEqual } from '../domain/json-equal.ts'
 import { buildSearchIndex, reviseSearchIndex, type SearchRevision, type TourSearchIndex } from '../domain/tour-search.ts'
-import { DEFAULT_RATE_LIMITS, type RateLimitPolicies } from '../http/rate-limit.ts'
+import { DEFAULT_RATE_LIMITS, type RateLimitPolicies } from '../domain/token-bucket.ts'
 import type { CatalogTour } from '../schemas/catalog.ts'
 import type { Tour } from '../schemas/tour.ts'
 

@@ -13,6 +13,12 @@ export const PERMISSIONS = {
 } as const
 export type Permission = keyof typeof PERMISSIONS
 
+/**
+ * Who may call an operator route: `public` (sign-in, setup and the API document), `signed-in`
+ * (any staff member or key: GET /me, sign-out), or one permission of the role table.
+ */
+export type Access = Permission | 'public' | 'signed-in'
+
 const GRANTS: Record<Role, readonly Permission[]> = {
   guide: ['departures.read', 'check-in'],
   viewer: ['departures.read', 'bookings.read'],

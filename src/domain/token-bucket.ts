@@ -5,6 +5,17 @@ export interface BucketPolicy {
   per_minute: number
 }
 
+export type RateClass = 'read' | 'booking' | 'forms'
+
+export type RateLimitPolicies = Record<RateClass, BucketPolicy>
+
+/** Defaults per client address and per session; forms are strictest. Overridable per instance. */
+export const DEFAULT_RATE_LIMITS: RateLimitPolicies = {
+  read: { burst: 120, per_minute: 600 },
+  booking: { burst: 20, per_minute: 60 },
+  forms: { burst: 5, per_minute: 6 },
+}
+
 export interface BucketState {
   tokens: number
   at: number

@@ -1,18 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { decide, refill, type BucketDecision, type BucketPolicy, type BucketState } from '../domain/token-bucket.ts'
+import { decide, refill, type BucketDecision, type BucketPolicy, type BucketState, type RateClass } from '../domain/token-bucket.ts'
 import { ApiError } from '../errors/api-error.ts'
 import { SESSION_COOKIE } from './session.ts'
-
-export type RateClass = 'read' | 'booking' | 'forms'
-
-export type RateLimitPolicies = Record<RateClass, BucketPolicy>
-
-/** Defaults per client address and per session; forms are strictest. Overridable per instance. */
-export const DEFAULT_RATE_LIMITS: RateLimitPolicies = {
-  read: { burst: 120, per_minute: 600 },
-  booking: { burst: 20, per_minute: 60 },
-  forms: { burst: 5, per_minute: 6 },
-}
 
 /**
  * Where token buckets live. A request is checked against several buckets (client address,

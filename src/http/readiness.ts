@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto'
 import { statfs } from 'node:fs/promises'
 import { dirname } from 'node:path'
+import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 import type { DatabaseTarget } from '../config/env.ts'
+import type { Clock } from '../domain/clock.ts'
 import { toStoredInstant } from '../domain/instant-format.ts'
-import type { AppContext } from '../context.ts'
+import type { Store } from '../store/store.ts'
 
 /**
  * Room a SQLite database needs beside it to keep taking writes: a full WAL (SQLite
@@ -36,8 +38,14 @@ async function freeBytesBeside(file: string): Promise<number> {
   }
 }
 
-export function databaseReadiness(context: AppContext, target: DatabaseTarget | undefined): Readiness {
-  const { store, clock } = context
+/** What readiness checks with: the store, the clock, and the catalogs to find an instance for the probe write. */
+export interface ReadinessParts {
+  store: Store
+  clock: Clock
+  catalogs: { values(): Iterable<InstanceCatalog> }
+}
+
+export function databaseReadiness({ store, clock, catalogs }: ReadinessParts, target: DatabaseTarget | undefined): Readiness {
   const sqliteFile = target?.dialect === 'sqlite' && target.path !== ':memory:' ? target.path : null
   /** Refusals seen, and how many of them a successful probe write has answered for. */
   let refusals = 0
@@ -50,7 +58,7 @@ export function databaseReadiness(context: AppContext, target: DatabaseTarget | 
    * request can use it and the next housekeeping sweep deletes it.
    */
   async function probeWrite(): Promise<boolean> {
-    const instance = context.catalogs.values().next().value?.instance
+    const instance = catalogs.values()[Symbol.iterator]().next().value?.instance
     if (!instance) return true
     const now = toStoredInstant(clock.now())
     try {

@@ -1,15 +1,13 @@
 import type { RouteOptions } from 'fastify'
-import type { AppContext } from '../context.ts'
 import type { ErrorCode } from '../errors/codes.ts'
-import type { Access } from '../admin/access.ts'
 import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 import type { StaffIdentity } from '../services/staff-auth.ts'
-import type { RateClass } from './rate-limit.ts'
+import type { Access } from '../domain/roles.ts'
+import type { RateClass } from '../domain/token-bucket.ts'
 import type { LiveSession } from './session.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
-    tourdesk: AppContext
     /** The operator API's routes as registered (empty when TOURDESK_ADMIN is off). */
     operatorRoutes?: RouteOptions[]
   }

@@ -1,9 +1,22 @@
 import type { Temporal } from 'temporal-polyfill'
+import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 import { toStoredInstant } from '../domain/instant-format.ts'
+import type { BookingService } from '../services/bookings.ts'
+import type { OperatorBookingService } from '../services/operator-bookings.ts'
 import { EVENT_RETENTION_DAYS } from '../store/events.ts'
-import { EMAIL_RETENTION_DAYS } from '../notify/email-outbox.ts'
 import { deleteExpiredSubmissions } from '../store/privacy.ts'
-import type { AppContext } from '../context.ts'
+import type { Store } from '../store/store.ts'
+
+/** How long the email log keeps a message (it holds the guest's name and booking). */
+export const EMAIL_RETENTION_DAYS = 180
+
+/** What housekeeping works with (src/context.ts hands it these). */
+export interface HousekeepingParts {
+  store: Store
+  bookings: Pick<BookingService, 'sweepLapsedHolds'>
+  operatorBookings: Pick<OperatorBookingService, 'declineOverdueRequests'>
+  catalogs: { values(): Iterable<InstanceCatalog> }
+}
 
 export interface HousekeepingReport {
   expiredHolds: number
@@ -23,12 +36,11 @@ export interface HousekeepingReport {
  * the requests whose answer is overdue, and deletes sessions, idempotency keys and form
  * submissions, events and emails past their lifetime.
  */
-export async function runHousekeeping(context: AppContext, now: Temporal.Instant): Promise<HousekeepingReport> {
-  const { store } = context
+export async function runHousekeeping({ store, bookings, operatorBookings, catalogs }: HousekeepingParts, now: Temporal.Instant): Promise<HousekeepingReport> {
   const stored = toStoredInstant(now)
   return {
-    expiredHolds: await context.bookings.sweepLapsedHolds(now),
-    declinedRequests: await context.operatorBookings.declineOverdueRequests(context.catalogs.values(), now),
+    expiredHolds: await bookings.sweepLapsedHolds(now),
+    declinedRequests: await operatorBookings.declineOverdueRequests(catalogs.values(), now),
     deletedSessions: await store.sessions.deleteExpired(stored),
     deletedIdempotencyKeys: await store.idempotency.deleteExpired(stored),
     deletedSubmissions: await deleteExpiredSubmissions(store.db, now),

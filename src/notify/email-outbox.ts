@@ -21,8 +21,6 @@ export interface EmailSettings {
 }
 
 export const DEFAULT_REMINDER_HOURS = 24
-/** How long the email log keeps a message (it holds the guest's name and booking). */
-export const EMAIL_RETENTION_DAYS = 180
 export const DEFAULT_EMAILS_PER_RECIPIENT_PER_HOUR = 5
 /** How long a newsletter confirmation link works. */
 export const NEWSLETTER_CONFIRM_DAYS = 7

@@ -3,7 +3,6 @@ import http from 'node:http'
 import https from 'node:https'
 import { isIP } from 'node:net'
 import type { Temporal } from 'temporal-polyfill'
-import { eventView } from '../admin/event-view.ts'
 import type { Clock } from '../domain/clock.ts'
 import { formatStoredInZone, toStoredInstant } from '../domain/instant-format.ts'
 import type { EventRow } from '../store/events.ts'
@@ -11,6 +10,7 @@ import type { Store } from '../store/store.ts'
 import type { ClaimedDelivery, DeliveryOutcome, WebhookEndpointRow } from '../store/webhooks.ts'
 import { statement, type Plan } from '../store/write-plan.ts'
 import type { CatalogRegistry } from '../catalog/catalog-registry.ts'
+import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 import { hostOf, resolveSafely, safeLookup } from './safe-address.ts'
 import type { Task } from '../jobs/scheduler.ts'
 import { signedHeaders } from './webhook-signing.ts'
@@ -138,7 +138,10 @@ export function signingSecrets(endpoint: WebhookEndpointRow, now: string): strin
  * (same webhook-id). The signature's timestamp is the wall-clock time of the attempt, which
  * receivers compare with their own clock; the schedule follows the service's clock.
  */
-export function webhookDelivery(store: Store, catalogs: CatalogRegistry, clock: Clock, settings: WebhookSettings) {
+/** The body a webhook carries for an event: the operator API's record of it (src/admin/event-view.ts, handed over by src/context.ts). */
+export type EventPayload = (event: EventRow, catalog: InstanceCatalog) => unknown
+
+export function webhookDelivery(store: Store, catalogs: CatalogRegistry, clock: Clock, settings: WebhookSettings, payloadOf: EventPayload) {
   const { webhooks } = store
 
   function catalogOf(ref: string) {
@@ -171,7 +174,7 @@ export function webhookDelivery(store: Store, catalogs: CatalogRegistry, clock: 
       await store.write(() => webhooks.record(delivery, { kind: 'failed', status: null, error: 'the event is no longer in the feed (kept 30 days)' }))
       return 'failed'
     }
-    const body = JSON.stringify(eventView({ ...event, seq: Number(event.seq) }, catalog))
+    const body = JSON.stringify(payloadOf({ ...event, seq: Number(event.seq) }, catalog))
     const result = await postOnce(endpoint.url, sign(endpoint, event.id, body, toStoredInstant(now)), body, settings.allowPrivate)
     const done = toStoredInstant(clock.now())
     if (result.error === null) {

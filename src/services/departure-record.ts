@@ -5,6 +5,7 @@ import type { Departure } from '../domain/schedule.ts'
 import type { BookingRow } from '../store/bookings.ts'
 import type { DepartureRow, DepartureSeats, SeatCounts } from '../store/departures.ts'
 import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
+import type { Departure as DepartureData } from '../schemas/admin/departure.ts'
 
 /** A departure as the operator sees it: where it comes from, its seats per status and the operator's fields. */
 export interface DepartureRecord {
@@ -74,5 +75,32 @@ export function departureRecord(catalog: InstanceCatalog, tourId: string, startK
     guaranteed: isGuaranteed(minimum, liveParticipants(counts)),
     // A departure without a row is at the version a new row starts at.
     version: row?.version ?? 1,
+  }
+}
+
+/**
+ * The departure as the operator API answers it and its events carry it; its start and end were
+ * formatted in the instance's zone when the record was made.
+ */
+export function departureData(record: DepartureRecord): DepartureData {
+  const { seats } = record
+  const taken = seats.held + seats.requested + seats.confirmed + seats.completed + seats.no_show
+  return {
+    tour_id: record.tourId,
+    start: record.times.startText,
+    end: record.times.endText,
+    date: record.times.date,
+    time: record.times.time,
+    capacity: record.capacity,
+    capacity_source: record.capacitySource,
+    seats: { ...seats, free: Math.max(0, record.capacity - taken) },
+    closed: record.closed,
+    cancelled: record.cancelled,
+    note: record.note,
+    extra: record.extra,
+    orphaned: record.orphaned,
+    min_participants: record.minParticipants,
+    guaranteed: record.guaranteed,
+    version: record.version,
   }
 }

@@ -1,4 +1,3 @@
-import { departureView } from '../admin/departure-view.ts'
 import { Temporal } from 'temporal-polyfill'
 import { isOneOf, LIVE_CHECKED_OUT, ON_MANIFEST, type BookingStatus } from '../schemas/booking-status.ts'
 import { todayIn, toStoredInstant } from '../domain/instant-format.ts'
@@ -11,7 +10,7 @@ import type { DepartureChange, DepartureRow } from '../store/departures.ts'
 import type { Store } from '../store/store.ts'
 import { emit, type Plan, type RecordAnswer } from '../store/write-plan.ts'
 import { requireTour } from './availability.ts'
-import { countSeats, departureRecord, seatTotal, type DepartureRecord } from './departure-record.ts'
+import { countSeats, departureData, departureRecord, seatTotal, type DepartureRecord } from './departure-record.ts'
 import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 import { byListOrder, entriesAfter, scheduledOn } from './scheduled-days.ts'
 
@@ -101,7 +100,7 @@ function listDates(query: ListQuery, today: Temporal.PlainDate): { from: Tempora
  */
 /** A departure's event (docs/events-and-webhooks.md, "Events"), its data the departure's operator record as the change left it. */
 export function* reportDeparture(type: 'departure.closed' | 'departure.reopened' | 'departure.cancelled' | 'departure.at_risk' | 'departure.guaranteed', record: DepartureRecord, key: DepartureKey, now: string): Plan<void> {
-  yield* emit({ instanceId: key.instance_id, type, subject: { type: 'departure', id: `${key.tour_id}/${key.start_at}` }, occurredAt: now, data: { ...departureView(record) } })
+  yield* emit({ instanceId: key.instance_id, type, subject: { type: 'departure', id: `${key.tour_id}/${key.start_at}` }, occurredAt: now, data: { ...departureData(record) } })
 }
 
 export function departureService(store: Store) {

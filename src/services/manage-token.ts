@@ -1,5 +1,5 @@
 import { Temporal } from 'temporal-polyfill'
-import { managePagePath } from '../web/booking-page.ts'
+import { managePagePath } from '../domain/page-paths.ts'
 import { readSignedToken, signedToken } from './signed-token.ts'
 
 /**

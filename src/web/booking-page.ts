@@ -4,16 +4,6 @@ import { ApiError } from '../errors/api-error.ts'
 import { ASSET_PATH, pageBundle } from './page-bundle.ts'
 import { pageShell } from './page-shell.ts'
 
-/** Where an instance's booking page is served; `?tour=<id>` opens one tour. */
-export function bookingPagePath(prefix: string): string {
-  return `/book/${prefix}/`
-}
-
-/** The same page, showing the guest's booking; a manage link carries its token after `#`. */
-export function managePagePath(prefix: string): string {
-  return `${bookingPagePath(prefix)}manage`
-}
-
 /**
  * Sites allowed to embed the page in a frame: the service itself and the operator's own sites,
  * i.e. the instance's `allowed_origins` and `cors_origins`. Anything that is not a plain

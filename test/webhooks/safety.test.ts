@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { contractChecked, FADO_TUE, guestBooking, operatorService } from '../admin/bookings-fixtures.ts'
 import { webhookDelivery } from '../../src/notify/webhook-delivery.ts'
+import { eventView } from '../../src/admin/event-view.ts'
 import { apiKeyClient } from '../helpers/operator.ts'
 import { receiver } from './receiver.ts'
 
@@ -54,7 +55,7 @@ test('the address is checked again at every connection: an endpoint made while a
   assert.equal(made.status, 201, made.text)
   // As if the name had been repointed at an internal address after creation: a node with the
   // setting off makes the attempt, and its check at connection refuses it.
-  const strict = webhookDelivery(service.context.store, service.context.catalogs, service.clock, { ...service.context.webhooks.settings, allowPrivate: false })
+  const strict = webhookDelivery(service.context.store, service.context.catalogs, service.clock, { ...service.context.webhooks.settings, allowPrivate: false }, eventView)
   await guestBooking(service, { tour_id: 'fado-night', start: FADO_TUE, party: 2 })
   await strict.runDue(service.clock.now())
   assert.equal(hooks.received.length, 0)

@@ -7,7 +7,8 @@ import {
 } from '../../schemas/admin/departure.ts'
 import { MAX_LIST_DAYS, parseStart, type Cancellation, type ChangeContext } from '../../services/departures.ts'
 import { actorOf } from '../../services/staff-auth.ts'
-import { departureView, manifestCsv, manifestFileName, manifestView } from '../departure-view.ts'
+import { departureData } from '../../services/departure-record.ts'
+import { manifestCsv, manifestFileName, manifestView } from '../departure-view.ts'
 import { decodeCursor, encodeCursor } from '../list-cursor.ts'
 
 /** `If-Match: "<version>"` (or bare digits, or `*` for any); null when absent. */
@@ -76,7 +77,7 @@ export const departureRoutes: FastifyPluginAsyncTypebox = async (app) => {
       from, to, tour, limit, after: position && { startKey: position[0], tourId: position[1] },
     })
     return {
-      departures: page.departures.map(departureView),
+      departures: page.departures.map(departureData),
       next_cursor: page.next === null ? null : encodeCursor([page.next.startKey, page.next.tourId]),
     }
   })
@@ -124,7 +125,7 @@ export const departureRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request) => {
     const record = await departures.change(changeContext(request), request.params.tour_id, parseStart(request.params.start, 'start'), request.body, ifMatchVersion(request))
-    return departureView(record)
+    return departureData(record)
   })
 
   app.post('/departures/:tour_id/:start/cancel', {
@@ -143,7 +144,7 @@ export const departureRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request, reply) => {
     const start = parseStart(request.params.start, 'start')
     const ifMatch = ifMatchVersion(request)
-    const view = (c: Cancellation) => ({ departure: departureView(c.departure), cancelled_bookings: c.cancelledBookings, released_holds: c.releasedHolds })
+    const view = (c: Cancellation) => ({ departure: departureData(c.departure), cancelled_bookings: c.cancelledBookings, released_holds: c.releasedHolds })
     return runIdempotent(request, reply, async (record) => view(await departures.cancel(changeContext(request), request.params.tour_id, start, request.body, ifMatch,
       record && ((answer) => record(view(answer))))))
   })
@@ -162,7 +163,7 @@ export const departureRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request, reply) => {
     reply.code(201)
-    return runIdempotent(request, reply, async (record) => departureView(await departures.add(changeContext(request), request.body,
-      record && ((answer) => record(departureView(answer))))), 201)
+    return runIdempotent(request, reply, async (record) => departureData(await departures.add(changeContext(request), request.body,
+      record && ((answer) => record(departureData(answer))))), 201)
   })
 }
