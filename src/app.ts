@@ -20,6 +20,7 @@ import { registerJsonBodyParser } from './http/json-body.ts'
 import { answerRouterError, registerRoutingErrors } from './http/method-not-allowed.ts'
 import { collectInstanceRoutes, INSTANCE_ROUTE_PREFIX } from './http/openapi.ts'
 import { loggedRequest } from './http/logged-url.ts'
+import { processPipelinedInOrder } from './http/pipelining.ts'
 import { handleError } from './http/problem.ts'
 import { databaseReadiness } from './http/readiness.ts'
 import { addCorsHeaders, addSecurityHeaders } from './http/security-headers.ts'
@@ -95,6 +96,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}) {
     readiness.noteFailure(error)
     done()
   })
+  processPipelinedInOrder(app)
   app.addHook('onRequest', rejectMissingHost)
   app.addHook('onSend', (_request, reply, _payload, done) => {
     addSecurityHeaders(reply)
