@@ -10,7 +10,7 @@ export function auditEntryView(row: AuditRow, timeZone: string) {
     at: formatStoredInZone(row.at, timeZone),
     actor: { type: row.actor_type as Actor['type'], id: row.actor_id, name: row.actor_name },
     action: row.action,
-    target: { type: row.target_type, id: row.target_id },
+    target: { type: row.target_type, id: row.target_id, ref: row.target_ref },
     before: fields(row.before),
     after: fields(row.after),
     request_id: row.request_id,

@@ -33,7 +33,7 @@ export function confirmationResend(store: Store, outbox: EmailOutbox) {
       if (row.contact_email === null || row.contact_email === ERASED) throw refused(row, "The booking's contact was erased: there is no address to send to")
       const email = yield* outbox.confirmationCopy(ctx.catalog, row, ctx.now)
       yield* store.audit.record({
-        instanceId, at: toStoredInstant(ctx.now), actor: ctx.actor, action: 'booking.confirmation_resent', target: { type: 'booking', id: row.id },
+        instanceId, at: toStoredInstant(ctx.now), actor: ctx.actor, action: 'booking.confirmation_resent', target: { type: 'booking', id: row.id, ref: row.code },
         requestId: ctx.requestId, after: { email_id: email.id, to: email.recipient, state: email.state, state_reason: email.state_reason },
       })
       if (record) yield* record(email)

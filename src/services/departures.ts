@@ -1,6 +1,6 @@
 import { Temporal } from 'temporal-polyfill'
 import { isOneOf, LIVE_CHECKED_OUT, ON_MANIFEST, type BookingStatus } from '../schemas/booking-status.ts'
-import { todayIn, toStoredInstant } from '../domain/instant-format.ts'
+import { formatStoredInZone, todayIn, toStoredInstant } from '../domain/instant-format.ts'
 import { findDeparture, type Departure } from '../domain/schedule.ts'
 import { ApiError } from '../errors/api-error.ts'
 import type { CatalogTour } from '../schemas/catalog.ts'
@@ -58,7 +58,11 @@ export interface Cancellation {
 }
 
 const keyOf = (instanceId: string, tourId: string, startKey: string): DepartureKey => ({ instance_id: instanceId, tour_id: tourId, start_at: startKey })
-const targetOf = (key: DepartureKey) => ({ type: 'departure', id: `${key.tour_id}/${key.start_at}` })
+/** A departure as the audit log names it: by tour and start, and as people know it, the tour's title and its local start. */
+const targetOf = (key: DepartureKey, catalog: InstanceCatalog) => ({
+  type: 'departure', id: `${key.tour_id}/${key.start_at}`,
+  ref: `${catalog.tourById.get(key.tour_id)?.catalog.title ?? key.tour_id}, ${formatStoredInZone(key.start_at, catalog.instance.timezone)}`,
+})
 /** The stored instant one millisecond later: an exclusive bound that takes in `key` itself (stored instants are to the millisecond). */
 const justAfter = (key: string) => new Date(Date.parse(key) + 1).toISOString()
 
@@ -254,7 +258,7 @@ export function departureService(store: Store) {
           at: now,
           actor: ctx.actor,
           action: 'departure.changed',
-          target: targetOf(key),
+          target: targetOf(key, catalog),
           before: Object.fromEntries(fields.map((f) => [f, current[f]])),
           after: Object.fromEntries(fields.map((f) => [f, changed[f]])),
           requestId: ctx.requestId,
@@ -325,7 +329,7 @@ export function departureService(store: Store) {
           at: now,
           actor: ctx.actor,
           action: 'departure.cancelled',
-          target: targetOf(key),
+          target: targetOf(key, catalog),
           before: { closed: current.closed === 1, cancelled: false },
           after: { closed: true, cancelled: true, reason, cancelled_bookings: cancelled.length, released_holds: releasedHolds },
           requestId: ctx.requestId,
@@ -336,7 +340,7 @@ export function departureService(store: Store) {
             at: now,
             actor: ctx.actor,
             action: 'booking.cancelled',
-            target: { type: 'booking', id: booking.id },
+            target: { type: 'booking', id: booking.id, ref: booking.code },
             before: { status: from },
             after: { status: 'cancelled', cancelled_by: 'operator', cancellation_reason: reason, fee_waived: true },
             requestId: ctx.requestId,
@@ -388,7 +392,7 @@ export function departureService(store: Store) {
           at: now,
           actor: ctx.actor,
           action: 'departure.added',
-          target: targetOf(key),
+          target: targetOf(key, catalog),
           after: { extra: true, capacity: row.capacity, capacity_source: row.capacity_source },
           requestId: ctx.requestId,
         })

@@ -272,7 +272,7 @@ export function operatorBookingService(store: Store) {
       if (!moved) throw new Error(`booking ${row.id} left ${row.status} while locked`)
       if (step.ends) yield* releaseWhatTheyHeld(instanceId, [moved])
       yield* audit.record({
-        instanceId, at, actor: ctx.actor, action: step.action, target: { type: 'booking', id: row.id }, requestId: ctx.requestId,
+        instanceId, at, actor: ctx.actor, action: step.action, target: { type: 'booking', id: row.id, ref: row.code }, requestId: ctx.requestId,
         before: { status: row.status, version: row.version }, after: { status: moved.status, version: moved.version, ...changes },
       })
       if (record) yield* record(moved)
@@ -408,7 +408,7 @@ export function operatorBookingService(store: Store) {
         }
         const before = Object.fromEntries(Object.keys(changes).map((k) => [k, row[k as keyof BookingFieldChanges]]))
         yield* audit.record({
-          instanceId, at, actor: ctx.actor, action: 'booking.changed', target: { type: 'booking', id: row.id }, requestId: ctx.requestId,
+          instanceId, at, actor: ctx.actor, action: 'booking.changed', target: { type: 'booking', id: row.id, ref: row.code }, requestId: ctx.requestId,
           before: { ...before, version: row.version }, after: { ...changes, version: changed.version },
         })
         return changed
@@ -483,7 +483,7 @@ export function operatorBookingService(store: Store) {
         yield* bookings.insert(row, { notifyGuest: input.notify_guest ?? false })
         yield* minimum.reportIfReached(catalog, departureOf(row), row.party, at, true)
         yield* audit.record({
-          instanceId: instance.ref, at, actor: ctx.actor, action: 'booking.created', target: { type: 'booking', id }, requestId: ctx.requestId,
+          instanceId: instance.ref, at, actor: ctx.actor, action: 'booking.created', target: { type: 'booking', id, ref: code }, requestId: ctx.requestId,
           after: { status: row.status, code, channel: 'staff', tour_id: tour.id, start_at: row.start_at, party: row.party, total: row.total, notify_guest: input.notify_guest ?? false },
         })
         if (record) yield* record(row)
@@ -515,7 +515,7 @@ export function operatorBookingService(store: Store) {
         const released = (yield* reads.update(instanceId, row.id, { quarantined: 0 }, at))!
         yield* minimum.reportIfReached(ctx.catalog, departureOf(released), released.party, at, true)
         yield* audit.record({
-          instanceId, at, actor: ctx.actor, action: 'booking.quarantine_released', target: { type: 'booking', id: row.id }, requestId: ctx.requestId,
+          instanceId, at, actor: ctx.actor, action: 'booking.quarantine_released', target: { type: 'booking', id: row.id, ref: row.code }, requestId: ctx.requestId,
           before: { quarantined: true, version: row.version }, after: { quarantined: false, version: released.version },
         })
         if (record) yield* record(released)
@@ -545,7 +545,7 @@ export function operatorBookingService(store: Store) {
             yield* releaseWhatTheyHeld(instanceId, rows)
             for (const row of rows) {
               yield* audit.record({
-                instanceId, at, actor: SYSTEM, action: 'booking.declined', target: { type: 'booking', id: row.id },
+                instanceId, at, actor: SYSTEM, action: 'booking.declined', target: { type: 'booking', id: row.id, ref: row.code },
                 before: { status: 'requested', version: row.version - 1 }, after: { status: 'declined', version: row.version, decline_reason: NO_ANSWER_IN_TIME },
               })
             }

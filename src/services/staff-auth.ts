@@ -220,7 +220,7 @@ export function staffAuth(store: Store, secret: string) {
         if (setupToken) {
           yield* staff.insertSetupToken({ instance_id: instanceRef, token_hash: sha256(setupToken), staff_id: row.id, expires_at: toStoredInstant(now.add({ hours: SETUP_LINK_HOURS })), used_at: null })
         }
-        yield* audit.record({ instanceId: instanceRef, at, actor, action: 'staff.added', target: { type: 'staff', id: row.id }, after: { email, name: row.name, role: row.role }, requestId })
+        yield* audit.record({ instanceId: instanceRef, at, actor, action: 'staff.added', target: { type: 'staff', id: row.id, ref: row.email }, after: { email, name: row.name, role: row.role }, requestId })
       })
       return { staff: row, setupToken }
     },
@@ -237,7 +237,7 @@ export function staffAuth(store: Store, secret: string) {
         if (!staffId) return undefined
         const updated = yield* staff.update(instanceRef, staffId, { password_hash: hash, updated_at: at })
         yield* staff.deleteSessionsOf(instanceRef, staffId)
-        yield* audit.record({ instanceId: instanceRef, at, actor: { type: 'staff', id: staffId, name: updated?.name ?? null }, action: 'staff.password_set', target: { type: 'staff', id: staffId } })
+        yield* audit.record({ instanceId: instanceRef, at, actor: { type: 'staff', id: staffId, name: updated?.name ?? null }, action: 'staff.password_set', target: { type: 'staff', id: staffId, ref: updated?.email ?? null } })
         return updated
       })
       if (!account) throw new ApiError('invalid_setup_token', 'This setup link is unknown, used or expired; ask a manager for a new one')
@@ -265,7 +265,7 @@ export function staffAuth(store: Store, secret: string) {
         })
         if (changes.disabled === true) yield* staff.deleteSessionsOf(instanceRef, id)
         yield* audit.record({
-          instanceId: instanceRef, at, actor, action: 'staff.changed', target: { type: 'staff', id },
+          instanceId: instanceRef, at, actor, action: 'staff.changed', target: { type: 'staff', id, ref: before.email },
           before: { role: before.role, disabled: before.disabled === 1 }, after: { role: after!.role, disabled: after!.disabled === 1 }, requestId,
         })
         return after
@@ -283,7 +283,7 @@ export function staffAuth(store: Store, secret: string) {
       }
       await store.write(function* () {
         yield* staff.insertKey(key)
-        yield* audit.record({ instanceId: instanceRef, at, actor, action: 'api_key.created', target: { type: 'api_key', id: key.id }, after: { name: key.name, role: key.role, prefix: key.prefix }, requestId })
+        yield* audit.record({ instanceId: instanceRef, at, actor, action: 'api_key.created', target: { type: 'api_key', id: key.id, ref: key.name }, after: { name: key.name, role: key.role, prefix: key.prefix }, requestId })
       })
       return { key, secret }
     },
@@ -292,7 +292,7 @@ export function staffAuth(store: Store, secret: string) {
       const at = toStoredInstant(now)
       const revoked = await store.write(function* () {
         const key = yield* staff.revokeKey(instanceRef, id, at)
-        if (key) yield* audit.record({ instanceId: instanceRef, at, actor, action: 'api_key.revoked', target: { type: 'api_key', id }, before: { revoked_at: null }, after: { revoked_at: at }, requestId })
+        if (key) yield* audit.record({ instanceId: instanceRef, at, actor, action: 'api_key.revoked', target: { type: 'api_key', id, ref: key.name }, before: { revoked_at: null }, after: { revoked_at: at }, requestId })
         return key
       })
       if (!revoked) throw new ApiError('not_found', 'No live API key has this id')

@@ -15,7 +15,8 @@ export interface AuditEntry {
   at: string
   actor: Actor
   action: string
-  target: { type: string, id: string }
+  /** `ref` names the target as people know it (a booking's code, a departure's tour and time, a staff email, a key's name). */
+  target: { type: string, id: string, ref?: string | null }
   before?: Record<string, unknown> | null
   after?: Record<string, unknown> | null
   requestId?: string | null
@@ -26,6 +27,8 @@ export interface AuditFilter {
   to?: string
   actor?: string
   action?: string
+  /** Entries about this one target (a booking's, given by its code or id). */
+  target?: { type: string, id: string }
   /** Entries older than this (at, id) pair: the cursor of the page before. */
   before?: { at: string, id: string }
   limit: number
@@ -36,9 +39,9 @@ export function auditRepository({ db }: Database) {
   return {
     *record(entry: AuditEntry): Plan<void> {
       yield* statement(
-        `insert into audit_log (instance_id, id, at, actor_type, actor_id, actor_name, action, target_type, target_id, before, after, request_id)
-         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        [entry.instanceId, newRowId(), entry.at, entry.actor.type, entry.actor.id, entry.actor.name, entry.action, entry.target.type, entry.target.id,
+        `insert into audit_log (instance_id, id, at, actor_type, actor_id, actor_name, action, target_type, target_id, target_ref, before, after, request_id)
+         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [entry.instanceId, newRowId(), entry.at, entry.actor.type, entry.actor.id, entry.actor.name, entry.action, entry.target.type, entry.target.id, entry.target.ref ?? null,
           entry.before ? JSON.stringify(entry.before) : null, entry.after ? JSON.stringify(entry.after) : null, entry.requestId ?? null],
       )
     },
@@ -50,6 +53,7 @@ export function auditRepository({ db }: Database) {
       if (filter.to) query = query.where('at', '<', filter.to)
       if (filter.actor) query = query.where((eb) => eb.or([eb('actor_id', '=', filter.actor!), eb('actor_type', '=', filter.actor!)]))
       if (filter.action) query = query.where('action', '=', filter.action)
+      if (filter.target) query = query.where('target_type', '=', filter.target.type).where('target_id', '=', filter.target.id)
       if (filter.before) {
         const { at, id } = filter.before
         query = query.where((eb) => eb.or([eb('at', '<', at), eb.and([eb('at', '=', at), eb('id', '<', id)])]))

@@ -594,6 +594,14 @@ const migrationsFor = (dialect: 'sqlite' | 'postgres'): Record<string, Migration
         .execute()
     },
   },
+  '022_audit_target_ref': {
+    // The audit log names its target as people know it (src/store/audit.ts); older entries keep null.
+    // GET /audit?booking= reads one target's entries.
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable('audit_log').addColumn('target_ref', 'text').execute()
+      await db.schema.createIndex('audit_log_by_target').on('audit_log').columns(['instance_id', 'target_type', 'target_id', 'at']).execute()
+    },
+  },
 })
 
 /**

@@ -184,6 +184,8 @@ export interface Tables {
     action: string
     target_type: string
     target_id: string
+    /** The target as people know it (migration 022); null in entries written before. */
+    target_ref: string | null
     /** JSON of the changed fields before and after. */
     before: string | null
     after: string | null

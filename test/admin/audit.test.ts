@@ -3,6 +3,8 @@ import { test } from 'node:test'
 import { build, type TestService } from '../helpers/build.ts'
 import { checked, operatorContract } from '../helpers/operator-contract.ts'
 import { apiKeyClient, OperatorClient, signedInStaff } from '../helpers/operator.ts'
+import { ALFAMA_TUE, guestBooking, keyOf } from './bookings-fixtures.ts'
+import { departurePath } from './departures-fixtures.ts'
 
 // GET /audit over real HTTP. Lisbon is at +01:00 in June; the clock is set for each change.
 const LISBON = 'lx4t7k2m'
@@ -38,13 +40,13 @@ test('the audit log lists every change, newest first, with actor, target, before
   assert.equal(res.body.next_cursor, null)
   assert.deepEqual(actions(res.body), ['api_key.created', 'staff.changed', 'staff.added', 'api_key.created', 'staff.added'])
   const [readerKey, changed, added, created, first] = res.body.entries
-  assert.deepEqual(readerKey.target, { type: 'api_key', id: readerKeyId })
+  assert.deepEqual(readerKey.target, { type: 'api_key', id: readerKeyId, ref: 'viewer key' })
   assert.deepEqual({ ...changed, id: undefined }, {
     id: undefined,
     at: '2026-06-03T12:00:00+01:00',
     actor: maria,
     action: 'staff.changed',
-    target: { type: 'staff', id: guide.id },
+    target: { type: 'staff', id: guide.id, ref: 'rui@example.pt' },
     before: { role: 'guide', disabled: false },
     after: { role: 'staff', disabled: false },
     request_id: 'req-3',
@@ -111,4 +113,41 @@ test('viewers, staff and managers read the audit log; a guide may not; no creden
   assert.equal(guide.body.code, 'forbidden')
   assert.equal((await checked((await signedInStaff(service, 'guide')).client, contract).get('/audit')).status, 403)
   assert.equal((await checked(new OperatorClient(service.origin, 'lisbon'), contract).get('/audit')).status, 401)
+})
+
+test('each entry names its target as people know it; ?booking= lists one booking\'s entries by code or id; older entries still read', async (t) => {
+  const service = await build(t)
+  const manager = await keyOf(service, 'manager')
+  const staff = await keyOf(service, 'staff')
+  const { booking } = await guestBooking(service, { tour_id: 'alfama-walk', start: ALFAMA_TUE, party: 2 })
+  const other = await guestBooking(service, { tour_id: 'alfama-walk', start: ALFAMA_TUE, party: 1 }, { name: 'Rui Costa', email: 'rui@example.pt' })
+  assert.equal((await staff.patch(`/bookings/${booking.code}`, { internal_note: 'vegetarian' })).status, 200)
+  assert.equal((await staff.patch(`/bookings/${other.booking.code}`, { internal_note: 'late' })).status, 200)
+  assert.equal((await staff.post(`/bookings/${booking.code}/cancel`, { reason: 'asked by phone' })).status, 200)
+  assert.equal((await staff.patch(departurePath('alfama-walk', ALFAMA_TUE), { capacity: 20 })).status, 200)
+  const rita = await manager.post('/staff', { email: 'Rita@Example.PT', name: 'Rita Guide', role: 'guide' })
+  assert.equal(rita.status, 201, rita.text)
+  assert.equal((await manager.post('/api-keys', { name: 'Website sync', role: 'viewer' })).status, 201)
+  // An entry as written before references were kept.
+  await service.context.store.db.insertInto('audit_log').values({
+    instance_id: LISBON, id: '00000000-0000-7000-8000-000000000000', at: '2026-05-01T08:00:00.000Z', actor_type: 'system', actor_id: null, actor_name: 'cli',
+    action: 'booking.changed', target_type: 'booking', target_id: booking.id, before: null, after: JSON.stringify({ internal_note: 'old' }), request_id: null,
+  } as never).execute()
+
+  const entries = (await manager.get('/audit')).body.entries as Array<{ action: string, target: { type: string, id: string, ref: string | null } }>
+  const refOf = (action: string) => entries.filter((e) => e.action === action).map((e) => e.target.ref)
+  assert.deepEqual(refOf('booking.changed'), [other.booking.code, booking.code, null], 'the oldest entry has none')
+  assert.deepEqual(refOf('booking.cancelled'), [booking.code])
+  assert.deepEqual(refOf('departure.changed'), ['Alfama & Mouraria Walking Tour, 2026-06-02T09:30:00+01:00'])
+  assert.deepEqual(refOf('staff.added'), ['rita@example.pt'])
+  assert.deepEqual(refOf('api_key.created').slice(0, 1), ['Website sync'])
+  assert.ok(entries.every((e) => typeof e.target.id === 'string' && e.target.id.length > 0), 'the id stays beside the reference')
+
+  const about = await manager.get(`/audit?booking=${booking.code}`)
+  assert.equal(about.status, 200, about.text)
+  assert.deepEqual(about.body.entries.map((e: { action: string }) => e.action), ['booking.cancelled', 'booking.changed', 'booking.changed'])
+  assert.ok(about.body.entries.every((e: { target: { id: string } }) => e.target.id === booking.id), "that booking's only, the old entry among them")
+  assert.deepEqual((await manager.get(`/audit?booking=${booking.id}&action=booking.cancelled`)).body.entries.length, 1)
+  assert.deepEqual((await manager.get('/audit?booking=NOSUCH')).body.entries, [])
+  assert.equal((await manager.get('/audit?booking=')).status, 400)
 })

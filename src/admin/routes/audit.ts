@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Temporal } from 'temporal-polyfill'
 import { toStoredInstant } from '../../domain/instant-format.ts'
 import { AuditList, AuditQuery } from '../../schemas/admin/audit.ts'
+import { operatorBookingRepository } from '../../store/bookings.ts'
 import { auditEntryView } from '../audit-view.ts'
 import { decodeCursor, encodeCursor } from '../list-cursor.ts'
 
@@ -17,24 +18,31 @@ function boundOf(value: string | undefined, timeZone: string, endOfDay: boolean)
 
 /** The audit log (docs/operator-api.md, "Audit, privacy and access"): every change made through the operator API or the CLI. */
 export const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const bookings = operatorBookingRepository(app.tourdesk.store)
+
   app.get('/audit', {
     schema: { querystring: AuditQuery, response: { 200: AuditList } },
     config: {
       access: 'bookings.read',
       summary: 'The audit log, newest first',
       description: 'Each entry: when, who (a staff account, an API key, the system, or the CLI as system "cli"), the action, its target, the changed fields before '
-        + 'and after, and the id of the request that made it. Privacy requests name their address only by a keyed hash and carry the counts, never the data.',
+        + 'and after, and the id of the request that made it. The target carries its id and ref, the name people know it by (a booking\'s code, a '
+        + 'departure\'s tour and start, a staff email, a key\'s name); `booking` (a code or an id) lists one booking\'s entries. Privacy requests name '
+        + 'their address only by a keyed hash and carry the counts, never the data.',
     },
   }, async (request) => {
     const { timezone, ref } = request.catalog.instance
-    const { from, to, actor, action, cursor } = request.query
+    const { from, to, actor, action, booking, cursor } = request.query
     const limit = request.query.limit ?? 50
     const before = cursor === undefined ? undefined : decodeCursor(cursor, 2)
+    // An unknown booking lists nothing, as an id no entry has.
+    const bookingId = booking === undefined ? undefined : (await bookings.find(ref, booking.trim()))?.id ?? ''
     const rows = await app.tourdesk.store.audit.list(ref, {
       from: boundOf(from, timezone, false),
       to: boundOf(to, timezone, true),
       actor,
       action,
+      target: bookingId === undefined ? undefined : { type: 'booking', id: bookingId },
       before: before && { at: before[0], id: before[1] },
       limit: limit + 1,
     })

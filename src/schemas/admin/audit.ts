@@ -10,6 +10,7 @@ export const AuditQuery = Type.Object({
   to: Bound("Entries before this instant, or up to the end of this date (inclusive) in the instance's time zone"),
   actor: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'An actor id (staff account or API key), or an actor type: staff, key, system or guest' })),
   action: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'One action, e.g. staff.added, api_key.revoked, privacy.erased' })),
+  booking: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: "One booking's entries, by its code or id; an unknown one lists nothing" })),
   ...PageQuery,
 }, { additionalProperties: false })
 
@@ -26,7 +27,14 @@ export const AuditEntry = named('AuditEntry', Type.Object({
   at: Instant,
   actor: AuditActor,
   action: Type.String(),
-  target: Type.Object({ type: Type.String(), id: Type.String() }),
+  target: Type.Object({
+    type: Type.String(),
+    id: Type.String(),
+    ref: Nullable(Type.String({
+      description: "The target as people know it: a booking's code, a departure's tour title and start, a staff member's email, an API key's or a "
+        + "webhook's name; null in entries written before it was kept, and for a privacy request (whose target is the address's keyed hash)",
+    })),
+  }),
   before: Fields,
   after: Fields,
   request_id: Nullable(Type.String({ description: 'The id of the HTTP request that made the change; null for the CLI and the system' })),
