@@ -11,13 +11,6 @@ export interface CatalogChange {
   after: Record<string, unknown> | null
 }
 
-/** JSON with object keys sorted, so two values that mean the same compare equal whatever order their fields came in. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => v !== null && typeof v === 'object' && !Array.isArray(v)
-    ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-    : v)
-}
-
 /** Equal as canonicalJson texts, told without writing them (a catalog of thousands of tours is compared field by field). */
 const same = jsonEqual
 

@@ -22,3 +22,10 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   for (const key in right) if (right[key] !== undefined) defined--
   return defined === 0
 }
+
+/** JSON with object keys sorted, so two values that mean the same compare equal whatever order their fields came in. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => v !== null && typeof v === 'object' && !Array.isArray(v)
+    ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+    : v)
+}

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { toStoredInstant } from '../domain/instant-format.ts'
+import { canonicalJson } from '../domain/json-equal.ts'
 import type { RecordAnswer } from '../store/write-plan.ts'
 import { IdempotencyKeyTaken, type IdempotencyScope } from '../store/idempotency.ts'
 import { ApiError } from '../errors/api-error.ts'
@@ -11,14 +12,6 @@ const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/
 
 /** Keys of this process's requests still running; another node's show up as a key conflict. */
 const inFlight = new Set<string>()
-
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
-  if (value !== null && typeof value === 'object') {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`
-  }
-  return JSON.stringify(value)
-}
 
 function fingerprintOf(request: FastifyRequest): string {
   return createHash('sha256').update(`${request.method} ${request.routeOptions.url} ${canonicalJson(request.body ?? null)}`).digest('hex')

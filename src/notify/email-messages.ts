@@ -1,5 +1,6 @@
 import type { BookingRow } from '../store/bookings.ts'
 import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
+import { escapeHtml } from '../domain/html-escape.ts'
 
 /** What every message is: its subject and its plain-text and HTML bodies, which say the same. */
 export interface Message {
@@ -39,8 +40,6 @@ export function money(amount: number, currency: string): string {
   }
   return format.format(amount / 100)
 }
-
-export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
 /** Both bodies from the same blocks, so the plain text never says less than the HTML. */
 export function compose(subject: string, greeting: string, blocks: readonly Block[], signature: string): Message {

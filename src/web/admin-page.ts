@@ -1,52 +1,25 @@
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import type { Instance } from '../catalog/catalog-file.ts'
 import { ApiError } from '../errors/api-error.ts'
+import { escapeHtml } from '../domain/html-escape.ts'
 import { ADMIN_ASSET_PATH, adminBundle, type PageBundle } from './page-bundle.ts'
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+import { instanceAttributes, pageDocument, pagePolicy } from './page-shell.ts'
 
 /** Where an instance's back office is served; every path below it is the same document (the page routes itself). */
 export function backOfficePath(prefix: string): string {
   return `/admin/${prefix}/`
 }
 
-/** Scripts, styles and API calls from this service only, nothing inline, never framed. */
-export const BACK_OFFICE_POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "connect-src 'self'",
-  "img-src 'self' data:",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ')
+/** Never framed. */
+const BACK_OFFICE_POLICY = pagePolicy("'none'")
 
-/**
- * The back office's HTML: no script or style of its own (the policy forbids inline ones); the
- * instance travels as data attributes that the bundled script reads. It says something before
- * the script runs, so the page is never blank.
- */
+/** The back office's HTML. It says something before the script runs, so the page is never blank. */
 function backOfficeShell(instance: Instance, bundle: PageBundle): string {
   const name = escapeHtml(instance.name)
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Back office · ${name}</title>
-<link rel="icon" href="data:,">
-<link rel="stylesheet" href="${bundle.style}">
-<script type="module" src="${bundle.script}"></script>
-</head>
-<body>
-<div id="app" data-base="${escapeHtml(backOfficePath(instance.prefix))}" data-api="/admin/api/${escapeHtml(instance.prefix)}" data-name="${name}" data-timezone="${escapeHtml(instance.timezone)}" data-currency="${escapeHtml(instance.currency)}">
+  return pageDocument(`Back office · ${name}`, bundle, `<div id="app" data-base="${escapeHtml(backOfficePath(instance.prefix))}" ${instanceAttributes(instance, `/admin/api/${instance.prefix}`)}>
 <main class="boot"><h1>${name} back office</h1><p role="status">Loading…</p>
 <noscript><p>The back office needs JavaScript.</p></noscript></main>
-</div>
-</body>
-</html>
-`
+</div>`)
 }
 
 /** The back office (issue 17) at /admin/<prefix>/, and its hashed, immutable assets at /admin/_assets/. Registered only when TOURDESK_ADMIN is on. */

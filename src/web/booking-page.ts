@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import type { Instance } from '../catalog/catalog-file.ts'
 import { ApiError } from '../errors/api-error.ts'
 import { ASSET_PATH, pageBundle } from './page-bundle.ts'
-import { pageShell } from './page-shell.ts'
+import { pagePolicy, pageShell } from './page-shell.ts'
 
 /**
  * Sites allowed to embed the page in a frame: the service itself and the operator's own sites,
@@ -22,21 +22,9 @@ function frameAncestors(instance: Instance): string {
   return ["'self'", ...origins].join(' ')
 }
 
-/**
- * The page's own policy: scripts, styles and API calls from this service only, nothing
- * inline. The JSON API keeps `default-src 'none'` (see security-headers.ts).
- */
+/** The page's own policy: it may be framed by the operator's sites. */
 export function bookingPagePolicy(instance: Instance): string {
-  return [
-    "default-src 'none'",
-    "script-src 'self'",
-    "style-src 'self'",
-    "connect-src 'self'",
-    "img-src 'self' data:",
-    "base-uri 'none'",
-    "form-action 'self'",
-    `frame-ancestors ${frameAncestors(instance)}`,
-  ].join('; ')
+  return pagePolicy(frameAncestors(instance))
 }
 
 export async function bookingPageRoutes(app: FastifyInstance): Promise<void> {

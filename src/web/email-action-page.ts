@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyReply } from 'fastify'
 import { Temporal } from 'temporal-polyfill'
 import { ApiError } from '../errors/api-error.ts'
 import { toStoredInstant } from '../domain/instant-format.ts'
-import { bookingFacts, escapeHtml } from '../notify/email-messages.ts'
+import { escapeHtml } from '../domain/html-escape.ts'
+import { bookingFacts } from '../notify/email-messages.ts'
 import { hashActionToken } from '../notify/email-projection.ts'
 
 /** No script at all, and a form that may post only back to this page. */

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { describe, test } from 'node:test'
-import { canonicalJson, diffCatalog, samePolicyTerms } from '../../src/domain/catalog-diff.ts'
+import { diffCatalog, samePolicyTerms } from '../../src/domain/catalog-diff.ts'
+import { canonicalJson } from '../../src/domain/json-equal.ts'
 import { catalogIssues } from '../../src/domain/catalog-rules.ts'
 import type { CatalogInstance } from '../../src/schemas/catalog.ts'
 

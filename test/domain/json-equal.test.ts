@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import fc from 'fast-check'
-import { canonicalJson } from '../../src/domain/catalog-diff.ts'
-import { jsonEqual } from '../../src/domain/json-equal.ts'
+import { canonicalJson, jsonEqual } from '../../src/domain/json-equal.ts'
 
 /** The same value with every object's keys in reverse order. */
 function reordered(value: unknown): unknown {

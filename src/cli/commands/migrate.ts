@@ -3,7 +3,7 @@ import { readSettings } from '../../config/env.ts'
 import { openStore } from '../../store/store.ts'
 import { say } from '../io.ts'
 
-/** `tourdesk migrate`: applies pending migrations to DATABASE_URL (as `npm run migrate`); safe beside running nodes. */
+/** `tourdesk migrate` (and `npm run migrate`): applies pending migrations to DATABASE_URL; safe beside running nodes. */
 export function migrateCommand(): Command {
   return new Command('migrate')
     .description('apply pending migrations to the database DATABASE_URL names; every other command does this first too')
