@@ -12,7 +12,7 @@ import { CatalogInstance, CatalogTour } from '../schemas/catalog.ts'
 import type { Actor } from '../store/audit.ts'
 import type { CatalogPart, TourSelection } from '../store/catalog.ts'
 import type { Store } from '../store/store.ts'
-import { statement, type Plan, type RecordAnswer } from '../store/write-plan.ts'
+import type { Plan, RecordAnswer } from '../store/write-plan.ts'
 
 const ajv = new Ajv({ allErrors: true, strict: false })
 addFormats.default(ajv)
@@ -119,7 +119,7 @@ function relativeTo(errors: FieldError[], after: CatalogInstance, relative: Cata
  * reload what changed.
  */
 export function catalogEditor(store: Store) {
-  const { catalog } = store
+  const { catalog, departures } = store
 
   function* keepToursWithBookings(ref: string, before: CatalogInstance, after: CatalogInstance): Plan<void> {
     const kept = new Set(after.tours.map((tour) => tour.id))
@@ -139,17 +139,8 @@ export function catalogEditor(store: Store) {
 
   /** Future departures whose capacity follows the tour take the new one if their seats fit; the others are listed. */
   function* followCapacity(ref: string, tour: CatalogTour, timeZone: string, now: string, write: boolean): Plan<KeptCapacity[]> {
-    const { rows } = yield* statement<{ start_at: string, capacity: number, seats_taken: number, capacity_source: string }>(
-      `select start_at, capacity, seats_taken, capacity_source from departures
-       where instance_id = ? and tour_id = ? and start_at >= ? and capacity <> ? and (capacity_source <> 'tour' or seats_taken > ?)
-       order by start_at`,
-      [ref, tour.id, now, tour.capacity, tour.capacity])
-    if (write) {
-      yield* statement(
-        `update departures set capacity = ?, version = version + 1
-         where instance_id = ? and tour_id = ? and start_at >= ? and capacity_source = 'tour' and seats_taken <= ? and capacity <> ?`,
-        [tour.capacity, ref, tour.id, now, tour.capacity, tour.capacity])
-    }
+    const rows = yield* departures.capacityKeptFrom(ref, tour.id, now, tour.capacity)
+    if (write) yield* departures.followTourCapacity(ref, tour.id, now, tour.capacity)
     return rows.map((row) => ({
       tour_id: tour.id,
       start: formatStoredInZone(row.start_at, timeZone),
@@ -160,11 +151,7 @@ export function catalogEditor(store: Store) {
   }
 
   function* orphansOf(ref: string, tour: CatalogTour, timeZone: string, now: string): Plan<OrphanedDeparture[]> {
-    const { rows } = yield* statement<{ start_at: string, seats_taken: number }>(
-      `select start_at, seats_taken from departures
-       where instance_id = ? and tour_id = ? and start_at >= ? and seats_taken > 0 and extra = 0 and cancelled = 0 order by start_at`,
-      [ref, tour.id, now])
-    return rows
+    return (yield* departures.bookedFrom(ref, tour.id, now))
       .filter((row) => !findDeparture(tour, timeZone, fromStoredInstant(row.start_at)))
       .map((row) => ({ tour_id: tour.id, start: formatStoredInZone(row.start_at, timeZone), seats_taken: Number(row.seats_taken) }))
   }

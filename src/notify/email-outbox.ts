@@ -1,11 +1,10 @@
 import { setImmediate as yieldToRequests } from 'node:timers/promises'
 import { Temporal } from 'temporal-polyfill'
-import { ERASED } from '../domain/erasure.ts'
 import { toStoredInstant } from '../domain/instant-format.ts'
 import type { BookingRow } from '../store/bookings.ts'
 import type { EmailRow, EnqueueRules, NewEmail } from '../store/emails.ts'
 import type { Store } from '../store/store.ts'
-import { statement, type Plan } from '../store/write-plan.ts'
+import type { Plan } from '../store/write-plan.ts'
 import type { CatalogRegistry } from '../catalog/catalog-registry.ts'
 import { newsletterConfirmation, operatorMessages, type Message } from './email-messages.ts'
 import { confirmationOf, projectEvent, reminderOf } from './email-projection.ts'
@@ -112,14 +111,7 @@ export function emailOutbox(store: Store, catalogs: CatalogRegistry, secret: str
       const hours = catalog.instance.reminder_hours ?? DEFAULT_REMINDER_HOURS
       if (hours === 0) continue
       const instanceId = catalog.instance.ref
-      const { rows } = await store.read(function* () {
-        return yield* statement<BookingRow>(
-          `select * from bookings b where b.instance_id = ? and b.status = 'confirmed' and b.quarantined = 0 and b.contact_email is not null and b.contact_email <> ?
-             and b.start_at > ? and b.start_at <= ?
-             and not exists (select 1 from emails e where e.instance_id = b.instance_id and e.dedupe_key = 'reminder:' || b.id || ':' || b.start_at)
-           order by b.start_at limit 500`,
-          [instanceId, ERASED, toStoredInstant(now), toStoredInstant(now.add({ hours }))])
-      })
+      const rows = await store.read(() => emails.remindersDue(instanceId, toStoredInstant(now), toStoredInstant(now.add({ hours }))))
       const due = rows.filter((row) => Temporal.Instant.compare(Temporal.Instant.from(row.created_at), Temporal.Instant.from(row.start_at).subtract({ hours })) <= 0)
       if (due.length === 0) continue
       const context = { catalog, secret, origin: settings.publicUrl, now }
@@ -136,12 +128,7 @@ export function emailOutbox(store: Store, catalogs: CatalogRegistry, secret: str
     const warnBefore = toStoredInstant(now.subtract({ hours: WEBHOOK_WARNING_HOURS }))
     for (const catalog of catalogs.values()) {
       const instanceId = catalog.instance.ref
-      const { rows } = await store.read(function* () {
-        return yield* statement<{ id: string, url: string, failing_since: string | null, disabled_at: string | null, disabled_reason: string | null }>(
-          `select id, url, failing_since, disabled_at, disabled_reason from webhook_endpoints
-           where instance_id = ? and ((disabled_at is null and failing_since <= ?) or disabled_at >= ?)`,
-          [instanceId, warnBefore, warnBefore])
-      })
+      const rows = await store.read(() => store.webhooks.failingOrDisabledSince(instanceId, warnBefore))
       if (rows.length === 0) continue
       const recipients = await managers(instanceId)
       const addresses = recipients.length > 0 ? recipients : [...catalog.instance.operator_emails ?? []]

@@ -8,7 +8,7 @@ import { formatStoredInZone, toStoredInstant } from '../domain/instant-format.ts
 import type { EventRow } from '../store/events.ts'
 import type { Store } from '../store/store.ts'
 import type { ClaimedDelivery, DeliveryOutcome, WebhookEndpointRow } from '../store/webhooks.ts'
-import { statement, type Plan } from '../store/write-plan.ts'
+import type { Plan } from '../store/write-plan.ts'
 import type { CatalogRegistry } from '../catalog/catalog-registry.ts'
 import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 import { hostOf, resolveSafely, safeLookup } from './safe-address.ts'
@@ -257,8 +257,7 @@ export function webhookDelivery(store: Store, catalogs: CatalogRegistry, clock: 
     const byInstance = new Map<string, number[]>()
     for (const d of claimed) byInstance.set(d.instance_id, [...byInstance.get(d.instance_id) ?? [], d.event_seq])
     for (const [instanceId, seqs] of byInstance) {
-      const { rows } = yield* statement<EventRow>(`select * from events where instance_id = ? and seq in (${seqs.map(() => '?').join(', ')})`, [instanceId, ...seqs])
-      for (const row of rows) found.set(`${instanceId} ${Number(row.seq)}`, row)
+      for (const row of yield* store.events.bySeq(instanceId, seqs)) found.set(`${instanceId} ${Number(row.seq)}`, row)
     }
     return found
   }

@@ -163,6 +163,36 @@ export function departureRepository({ db, dialect }: Database) {
       return rows[0]
     },
 
+    /**
+     * A tour's departures from `fromAt` whose capacity differs from `capacity` and cannot follow
+     * it: set by the operator, or holding more seats than it.
+     */
+    *capacityKeptFrom(instanceId: string, tourId: string, fromAt: string, capacity: number): Plan<Array<Pick<DepartureRow, 'start_at' | 'capacity' | 'seats_taken' | 'capacity_source'>>> {
+      const { rows } = yield* statement<Pick<DepartureRow, 'start_at' | 'capacity' | 'seats_taken' | 'capacity_source'>>(
+        `select start_at, capacity, seats_taken, capacity_source from departures
+         where instance_id = ? and tour_id = ? and start_at >= ? and capacity <> ? and (capacity_source <> 'tour' or seats_taken > ?)
+         order by start_at`,
+        [instanceId, tourId, fromAt, capacity, capacity])
+      return rows
+    },
+
+    /** A tour's departures from `fromAt` whose capacity follows the tour take `capacity`, where their seats fit. */
+    *followTourCapacity(instanceId: string, tourId: string, fromAt: string, capacity: number): Plan<void> {
+      yield* statement(
+        `update departures set capacity = ?, version = version + 1
+         where instance_id = ? and tour_id = ? and start_at >= ? and capacity_source = 'tour' and seats_taken <= ? and capacity <> ?`,
+        [capacity, instanceId, tourId, fromAt, capacity, capacity])
+    },
+
+    /** A tour's departures from `fromAt` that hold seats, neither added by hand nor cancelled. */
+    *bookedFrom(instanceId: string, tourId: string, fromAt: string): Plan<Array<Pick<DepartureRow, 'start_at' | 'seats_taken'>>> {
+      const { rows } = yield* statement<Pick<DepartureRow, 'start_at' | 'seats_taken'>>(
+        `select start_at, seats_taken from departures
+         where instance_id = ? and tour_id = ? and start_at >= ? and seats_taken > 0 and extra = 0 and cancelled = 0 order by start_at`,
+        [instanceId, tourId, fromAt])
+      return rows
+    },
+
     /** Stored rows starting in [fromAt, beforeAt), of one tour or all. */
     *inSpan(instanceId: string, tourId: string | null, fromAt: string, beforeAt: string): Plan<DepartureRow[]> {
       const tour = tourId === null ? '' : ' and tour_id = ?'

@@ -1,5 +1,7 @@
 import type { Selectable } from 'kysely'
+import { ERASED } from '../domain/erasure.ts'
 import { EMAIL_CAP_GROUP, type EmailKind } from '../schemas/admin/email.ts'
+import type { BookingRow } from './bookings.ts'
 import type { Database } from './database.ts'
 import { newRowId } from './row-id.ts'
 import type { Tables } from './tables.ts'
@@ -61,6 +63,20 @@ const KINDS_COUNTED_WITH = new Map(Object.entries(EMAIL_CAP_GROUP).map(([kind, g
  */
 export function emailRepository({ supportsSkipLocked, dialect }: Database) {
   return {
+    /**
+     * Confirmed bookings starting in (afterAt, untilAt] that have an address and no reminder yet
+     * (quarantined and erased ones never get one), soonest first, 500 at a time.
+     */
+    *remindersDue(instanceId: string, afterAt: string, untilAt: string): Plan<BookingRow[]> {
+      const { rows } = yield* statement<BookingRow>(
+        `select * from bookings b where b.instance_id = ? and b.status = 'confirmed' and b.quarantined = 0 and b.contact_email is not null and b.contact_email <> ?
+           and b.start_at > ? and b.start_at <= ?
+           and not exists (select 1 from emails e where e.instance_id = b.instance_id and e.dedupe_key = 'reminder:' || b.id || ':' || b.start_at)
+         order by b.start_at limit 500`,
+        [instanceId, ERASED, afterAt, untilAt])
+      return rows
+    },
+
     /**
      * Keeps the messages, each queued, or not_sent when it may not go (no SMTP_URL; its
      * recipient had `cap` messages in the last hour); answers the ones kept (a message whose

@@ -103,6 +103,12 @@ export function eventRepository(database: Database) {
       return row ? Number(row.last_seq) : 0
     },
 
+    /** The events of these numbers the feed still holds. */
+    *bySeq(instanceId: string, seqs: readonly number[]): Plan<EventRow[]> {
+      const { rows } = yield* statement<EventRow>(`select * from events where instance_id = ? and seq in (${seqs.map(() => '?').join(', ')})`, [instanceId, ...seqs])
+      return rows
+    },
+
     /** Events after `afterSeq`, in commit order. */
     *list(instanceId: string, filter: EventFilter): Plan<EventRow[]> {
       const types = filter.types === null ? '' : ` and type in (${filter.types.map(() => '?').join(', ')})`

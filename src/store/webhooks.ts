@@ -182,6 +182,15 @@ export function webhookRepository({ dialect, supportsSkipLocked }: Database) {
       }
     },
 
+    /** Endpoints failing since `since` or longer and not disabled, or disabled since `since`: those managers are told about. */
+    *failingOrDisabledSince(instanceId: string, since: string): Plan<Array<Pick<WebhookEndpointRow, 'id' | 'url' | 'failing_since' | 'disabled_at' | 'disabled_reason'>>> {
+      const { rows } = yield* statement<Pick<WebhookEndpointRow, 'id' | 'url' | 'failing_since' | 'disabled_at' | 'disabled_reason'>>(
+        `select id, url, failing_since, disabled_at, disabled_reason from webhook_endpoints
+         where instance_id = ? and ((disabled_at is null and failing_since <= ?) or disabled_at >= ?)`,
+        [instanceId, since, since])
+      return rows
+    },
+
     /** Deletes deliveries made before `before`, whatever their status (the log keeps 30 days, as the feed); answers how many. */
     *prune(before: string, limit: number): Plan<number> {
       const { changes } = yield* statement(
