@@ -6,7 +6,7 @@ import type { EmailRow } from '../store/emails.ts'
 import type { Store } from '../store/store.ts'
 import type { RecordAnswer } from '../store/write-plan.ts'
 import type { EmailOutbox } from './email-outbox.ts'
-import type { OperatorContext } from '../services/operator-bookings.ts'
+import type { OperatorContext } from '../services/operator-booking-plan.ts'
 
 const refused = (row: BookingRow, why: string) => new ApiError('invalid_transition', why, { booking_status: row.status })
 

@@ -10,7 +10,7 @@ import { bookingCalendar } from './email-calendar.ts'
 import { bookingFacts, guestMessages, localStart, money, operatorMessages, type Message } from './email-messages.ts'
 import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 import { manageLinkOf } from '../services/manage-token.ts'
-import { requestDeadline } from '../services/operator-bookings.ts'
+import { requestDeadline } from '../services/request-deadline.ts'
 
 /** What making an event's emails needs besides the event. */
 export interface ProjectionContext {

@@ -1,23 +1,22 @@
 import { Temporal } from 'temporal-polyfill'
 import { checkedOutStatus } from '../domain/booking-status.ts'
 import { bookingPolicyOf, cancellableUntil, guestCancellation, type BookingPolicy } from '../domain/cancellation.ts'
-import { departureAt } from '../domain/departure-at.ts'
+import { bookableDeparture } from '../domain/booking.ts'
 import { toStoredInstant } from '../domain/instant-format.ts'
 import { bookingSessionExpiry } from '../domain/session-lifetime.ts'
 import { priceBooking, requireAddons } from '../domain/pricing.ts'
-import { findDeparture } from '../domain/schedule.ts'
-import { isPastCutoff } from '../domain/slot-status.ts'
 import { ApiError } from '../errors/api-error.ts'
 import { LIVE, LIVE_CHECKED_OUT, SHOWN_TO_GUEST, type BookingStatus } from '../schemas/booking-status.ts'
 import type { BookingRequest } from '../schemas/booking.ts'
 import type { CatalogPolicy, CatalogTour } from '../schemas/catalog.ts'
-import type { BookingRow, BookingSelector, SeatChange } from '../store/bookings.ts'
+import type { BookingRow, BookingSelector } from '../store/bookings.ts'
 import type { DepartureRepository } from '../store/departures.ts'
 import { newRowId } from '../store/row-id.ts'
 import type { Store } from '../store/store.ts'
 import type { Plan, RecordAnswer as RecordBookingAnswer } from '../store/write-plan.ts'
 import { lastBookableDate, requirePartyInRange, requireOfferedTour } from './availability.ts'
 import { newBookingCode } from './booking-code.ts'
+import { departureOf, seatsFreedBy, takeSeatsOrRefuse } from './booking-seats.ts'
 import { departureMinimum } from './departure-minimum.ts'
 import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 import { requireUsablePromo } from './promo-codes.ts'
@@ -44,10 +43,6 @@ export interface CheckoutDetails {
   phone: string | null
 }
 
-const departureOf = (row: BookingRow) => ({ instance_id: row.instance_id, tour_id: row.tour_id, start_at: row.start_at })
-/** Seats given back by bookings that held them (quarantined ones never took any). */
-const seatsFreedBy = (rows: readonly BookingRow[]): SeatChange[] =>
-  rows.filter((row) => row.quarantined === 0).map((row) => ({ key: departureOf(row), seats: -row.party, capacity: 0 }))
 /** The terms the booking was made under (the instance's current ones only for bookings older than migration 008). */
 export const policyOf = (row: BookingRow, current: CatalogPolicy): BookingPolicy => row.policy === null ? current : JSON.parse(row.policy)
 const isLapsed = (row: BookingRow, now: string) => row.status === 'held' && row.hold_expires_at! <= now
@@ -66,33 +61,28 @@ export const guestCancellationOf = (row: BookingRow, current: CatalogPolicy, now
 }, policyOf(row, current), now)
 
 /**
- * The departure a guest asks for: a scheduled start, or one an operator added by hand (its
- * row stored with extra; read only when the schedule does not give the start). A closed or
+ * The departure a guest asks for, under the guest's limits (src/domain/booking.ts). A closed or
  * cancelled one is found too: the seat change refuses it.
  */
 async function requireDeparture(ctx: BookingContext, tour: CatalogTour, startText: string, departures: DepartureRepository) {
   const start = Temporal.Instant.from(startText)
-  const timeZone = ctx.catalog.instance.timezone
-  let departure = findDeparture(tour, timeZone, start)
-  if (!departure) {
+  const lastDate = lastBookableDate(ctx.catalog, ctx.now)
+  const asked = { tour, timeZone: ctx.catalog.instance.timezone, start, now: ctx.now, limits: { by: 'guest', lastDate } } as const
+  let bookable = bookableDeparture({ ...asked, added: false })
+  if (bookable === 'slot_not_found') {
     const stored = await departures.stored({ instance_id: ctx.catalog.instance.ref, tour_id: tour.id, start_at: toStoredInstant(start) })
-    if (stored?.extra === 1) departure = departureAt(start, tour.duration_minutes, timeZone)
+    if (stored?.extra === 1) bookable = bookableDeparture({ ...asked, added: true })
   }
-  if (!departure) {
+  if (bookable === 'slot_not_found') {
     throw new ApiError('slot_not_found', `${tour.title} has no departure starting at ${startText}`, {
       errors: [{ field: 'start', message: 'is not a scheduled start of this tour' }],
     })
   }
-  if (Temporal.Instant.compare(start, ctx.now) <= 0 || isPastCutoff(start, tour.cutoff_minutes, ctx.now)) {
-    throw new ApiError('cutoff_passed', `Booking for this departure closed ${tour.cutoff_minutes} minutes before its start`)
+  if (bookable === 'date_out_of_range') {
+    throw new ApiError('date_out_of_range', `Departures can be booked up to ${lastDate}`, { errors: [{ field: 'start', message: `must be on or before ${lastDate}` }] })
   }
-  const lastDate = lastBookableDate(ctx.catalog, ctx.now)
-  if (Temporal.PlainDate.compare(Temporal.PlainDate.from(departure.date), lastDate) > 0) {
-    throw new ApiError('date_out_of_range', `Departures can be booked up to ${lastDate}`, {
-      errors: [{ field: 'start', message: `must be on or before ${lastDate}` }],
-    })
-  }
-  return departure
+  if (typeof bookable === 'string') throw new ApiError('cutoff_passed', `Booking for this departure closed ${tour.cutoff_minutes} minutes before its start`)
+  return bookable
 }
 
 export function bookingService(store: Store) {
@@ -195,17 +185,7 @@ export function bookingService(store: Store) {
         const replaced = yield* bookings.transition(instance.ref, { session: ctx.sessionId }, 'held', { lapsedBy: now, lapsed: 'expired', live: 'released' }, now)
         const seats = seatsFreedBy(replaced)
         if (!quarantined) seats.push({ key: departureOf(row), seats: request.party, capacity: tour.capacity })
-        let outcome = yield* bookings.changeSeats(seats)
-        if (!outcome.ok) {
-          // Lapsed holds nobody has swept yet still count; when they are what stands in the
-          // way, they give their seats back and the seats are tried again.
-          const lapsed = yield* expireLapsed(instance.ref, { departure: departureOf(row), lapsedBy: now }, now)
-          if (lapsed.length > 0) outcome = yield* bookings.changeSeats(outcome.pending)
-        }
-        if (!outcome.ok) {
-          throw new ApiError('insufficient_capacity', outcome.closed ? 'This departure is closed to new bookings' : `Only ${outcome.remaining} seats are left on this departure`,
-            { remaining: outcome.closed ? 0 : outcome.remaining })
-        }
+        yield* takeSeatsOrRefuse(bookings, instance.ref, seats, now)
         yield* bookings.insert(row)
         if (record) yield* record(row)
         return row

@@ -8,7 +8,8 @@ import {
   StaffBookingRequest, type BookingFilterQuery,
 } from '../../schemas/admin/booking.ts'
 import { NoBody } from '../../schemas/common.ts'
-import { parseStatuses, type BookingQuery, type OperatorContext } from '../../services/operator-bookings.ts'
+import type { OperatorContext } from '../../services/operator-booking-plan.ts'
+import { parseStatuses, type BookingQuery } from '../../services/operator-bookings.ts'
 import { actorOf } from '../../services/staff-auth.ts'
 import type { BookingRow } from '../../store/bookings.ts'
 import type { RecordAnswer } from '../../store/write-plan.ts'

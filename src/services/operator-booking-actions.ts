@@ -1,0 +1,120 @@
+import { Temporal } from 'temporal-polyfill'
+import { cancellationFee, cancellationFeePercent } from '../domain/cancellation.ts'
+import { toStoredInstant } from '../domain/instant-format.ts'
+import { ApiError } from '../errors/api-error.ts'
+import { isOneOf, LIVE_CHECKED_OUT, type BookingStatus } from '../schemas/booking-status.ts'
+import type { BookingRow } from '../store/bookings.ts'
+import type { Store } from '../store/store.ts'
+import { policyOf } from './bookings.ts'
+import { invalidTransition, trimmedOrNull, type OperatorBookingPlans, type OperatorContext, type RecordRow } from './operator-booking-plan.ts'
+
+/**
+ * An operator action that moves a booking from `from` to `to`. Which moves the booking's state
+ * machine allows at all is src/domain/booking-status.ts; `from` narrows that to the statuses
+ * this action applies to (a hold also becomes confirmed, but only by its guest's checkout).
+ */
+interface StatusAction {
+  /** The audit log's name for it. */
+  action: string
+  /** How the refusal puts it: "A cancelled booking cannot be <verb>". */
+  verb: string
+  from: readonly BookingStatus[]
+  to: BookingStatus
+  /** Refuses the action at this moment, whatever the status. */
+  timing?: (row: BookingRow, now: Temporal.Instant) => void
+  changes?: (row: BookingRow, ctx: OperatorContext) => Partial<BookingRow>
+  /** It ends a live booking: its seats and its promo code's use are given back. */
+  ends?: boolean
+}
+
+const beforeEnd = (row: BookingRow, now: Temporal.Instant) => {
+  if (Temporal.Instant.compare(now, Temporal.Instant.from(row.end_at)) >= 0) {
+    throw new ApiError('departure_ended', 'The departure has ended: check-in and its undo are closed')
+  }
+}
+
+const ACTIONS = {
+  confirm: { action: 'booking.confirmed', verb: 'confirmed', from: ['requested'], to: 'confirmed' },
+  checkIn: {
+    action: 'booking.checked_in', verb: 'checked in', from: ['confirmed'], to: 'completed', timing: beforeEnd,
+    changes: (_row, ctx) => ({ checked_in_at: toStoredInstant(ctx.now) }),
+  },
+  undoCheckIn: {
+    action: 'booking.check_in_undone', verb: 'un-checked-in', from: ['completed'], to: 'confirmed', timing: beforeEnd,
+    changes: () => ({ checked_in_at: null }),
+  },
+  markNoShow: {
+    action: 'booking.no_show', verb: 'marked no-show', from: ['confirmed'], to: 'no_show',
+    timing: (row, now) => {
+      if (Temporal.Instant.compare(now, Temporal.Instant.from(row.start_at)) < 0) {
+        throw new ApiError('departure_not_started', 'A guest can be marked no-show once the departure has started')
+      }
+    },
+  },
+  undoNoShow: { action: 'booking.no_show_undone', verb: 'un-marked no-show', from: ['no_show'], to: 'confirmed' },
+} satisfies Record<string, StatusAction>
+
+/** The operator's status actions on one booking: confirm, check in, mark no-show, their undos, decline and cancel. */
+export function operatorBookingActions(store: Store, plans: OperatorBookingPlans) {
+  const { bookings, audit } = store
+
+  /**
+   * A status action. One that already took effect answers the booking unchanged; one that
+   * does not apply to the status is invalid_transition. Two operators at once: the second
+   * finds the first one's status and is answered by these same rules.
+   */
+  function act(step: StatusAction, extra?: (row: BookingRow, ctx: OperatorContext) => Partial<BookingRow>) {
+    return (ctx: OperatorContext, codeOrId: string, record?: RecordRow): Promise<BookingRow> => plans.onBooking(ctx, codeOrId, function* (row) {
+      const instanceId = ctx.catalog.instance.ref
+      if (row.status === step.to) {
+        if (record) yield* record(row)
+        return row
+      }
+      if (!isOneOf(step.from, row.status)) throw invalidTransition(row, step.verb)
+      step.timing?.(row, ctx.now)
+      const at = toStoredInstant(ctx.now)
+      const changes = { ...step.changes?.(row, ctx), ...extra?.(row, ctx) }
+      const [moved] = yield* bookings.transition(instanceId, { id: row.id }, row.status, step.to, at, changes)
+      // The row is locked (or, on SQLite, the plan runs alone): nobody can have moved it since it was read.
+      if (!moved) throw new Error(`booking ${row.id} left ${row.status} while locked`)
+      if (step.ends) yield* plans.releaseWhatTheyHeld(instanceId, [moved])
+      yield* audit.record({
+        instanceId, at, actor: ctx.actor, action: step.action, target: { type: 'booking', id: row.id, ref: row.code }, requestId: ctx.requestId,
+        before: { status: row.status, version: row.version }, after: { status: moved.status, version: moved.version, ...changes },
+      })
+      if (record) yield* record(moved)
+      return moved
+    })
+  }
+
+  return {
+    confirm: act(ACTIONS.confirm),
+    checkIn: act(ACTIONS.checkIn),
+    undoCheckIn: act(ACTIONS.undoCheckIn),
+    markNoShow: act(ACTIONS.markNoShow),
+    undoNoShow: act(ACTIONS.undoNoShow),
+
+    /** requested → declined; the seats are freed. */
+    decline(ctx: OperatorContext, codeOrId: string, reason: string | undefined, record?: RecordRow): Promise<BookingRow> {
+      return act({ action: 'booking.declined', verb: 'declined', from: ['requested'], to: 'declined', ends: true },
+        () => ({ decline_reason: trimmedOrNull(reason) }))(ctx, codeOrId, record)
+    },
+
+    /** requested or confirmed → cancelled by the operator, the fee waived or as the booking's own policy gives it now. */
+    cancel(ctx: OperatorContext, codeOrId: string, input: { reason?: string, fee?: 'waived' | 'policy' }, record?: RecordRow): Promise<BookingRow> {
+      const waived = (input.fee ?? 'waived') === 'waived'
+      return act({ action: 'booking.cancelled', verb: 'cancelled', from: LIVE_CHECKED_OUT, to: 'cancelled', ends: true }, (row) => {
+        const feePercent = waived ? 0
+          : cancellationFeePercent(policyOf(row, ctx.catalog.instance.cancellation_policy), Temporal.Instant.from(row.start_at), ctx.now)
+        return {
+          cancelled_at: toStoredInstant(ctx.now),
+          cancelled_by: 'operator',
+          cancellation_reason: trimmedOrNull(input.reason),
+          cancellation_fee_percent: feePercent,
+          cancellation_fee: cancellationFee(row.total, feePercent),
+          fee_waived: waived ? 1 : 0,
+        }
+      })(ctx, codeOrId, record)
+    },
+  }
+}
