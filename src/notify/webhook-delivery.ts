@@ -43,6 +43,8 @@ const ROUNDS = 20
 const LOG_DAYS = 30
 /** Of a receiver's answer, only this much is read (and then dropped). */
 const MAX_ANSWER_BYTES = 64 * 1024
+/** Of a receiver's answer, this much is kept in the delivery log. */
+const KEPT_ANSWER_BYTES = 1024
 
 /** What one POST to a receiver came to. */
 export interface AttemptResult {
@@ -52,6 +54,8 @@ export interface AttemptResult {
   error: string | null
   retryAfterMs: number | null
   durationMs: number
+  /** The first 1 KiB of the answer's body, as text; null when there was no answer. */
+  answer: string | null
 }
 
 export interface DeliveryReport {
@@ -84,8 +88,12 @@ export function afterFailure(attemptsMade: number, schedule: readonly number[], 
  */
 export async function postOnce(url: string, headers: Record<string, string>, body: string, allowPrivate: boolean): Promise<AttemptResult> {
   const started = performance.now()
-  const done = (status: number | null, error: string | null, retryAfter: number | null = null): AttemptResult =>
-    ({ status, error, retryAfterMs: retryAfter, durationMs: Math.round(performance.now() - started) })
+  const kept: Buffer[] = []
+  const done = (status: number | null, error: string | null, retryAfter: number | null = null): AttemptResult => ({
+    status, error, retryAfterMs: retryAfter, durationMs: Math.round(performance.now() - started),
+    // A streaming decode leaves out a character the cut split in two, rather than a replacement character.
+    answer: status === null ? null : new TextDecoder().decode(Buffer.concat(kept).subarray(0, KEPT_ANSWER_BYTES), { stream: true }),
+  })
   let target: URL
   try {
     target = new URL(url)
@@ -104,6 +112,7 @@ export async function postOnce(url: string, headers: Record<string, string>, bod
     }, (response) => {
       let read = 0
       response.on('data', (chunk: Buffer) => {
+        if (read < KEPT_ANSWER_BYTES) kept.push(chunk.subarray(0, KEPT_ANSWER_BYTES - read))
         read += chunk.length
         if (read > MAX_ANSWER_BYTES) response.destroy()
       })
@@ -170,24 +179,27 @@ export function webhookDelivery(store: Store, catalogs: CatalogRegistry, clock: 
    */
   async function attempt(delivery: ClaimedDelivery, endpoint: WebhookEndpointRow, event: EventRow | undefined, now: Temporal.Instant, writes: Promise<unknown>[]): Promise<'delivered' | 'retried' | 'failed' | 'disabled'> {
     const catalog = catalogOf(delivery.instance_id)
+    const startedAt = toStoredInstant(clock.now())
     if (!event || !catalog) {
-      await store.write(() => webhooks.record(delivery, { kind: 'failed', status: null, error: 'the event is no longer in the feed (kept 30 days)' }))
+      const error = 'the event is no longer in the feed (kept 30 days)'
+      await store.write(() => webhooks.record(delivery, { kind: 'failed', status: null, error }, { at: startedAt, duration_ms: 0, status: null, error, answer: null }))
       return 'failed'
     }
     const body = JSON.stringify(payloadOf({ ...event, seq: Number(event.seq) }, catalog))
     const result = await postOnce(endpoint.url, sign(endpoint, event.id, body, toStoredInstant(now)), body, settings.allowPrivate)
     const done = toStoredInstant(clock.now())
+    const logged = { at: startedAt, duration_ms: result.durationMs, status: result.status, error: result.error, answer: result.answer }
     if (result.error === null) {
       const wasFailing = endpoint.failing_since !== null
       // Not awaited here: the next attempt goes out while this is written (a write that fails leaves the lease to lapse, and the event is sent again).
       writes.push(store.write(function* () {
-        if ((yield* webhooks.record(delivery, { kind: 'delivered', status: result.status!, at: done })) && wasFailing) yield* webhooks.setHealth(endpoint.instance_id, endpoint.id, { failing: null })
+        if ((yield* webhooks.record(delivery, { kind: 'delivered', status: result.status!, at: done }, logged)) && wasFailing) yield* webhooks.setHealth(endpoint.instance_id, endpoint.id, { failing: null })
       }))
       endpoint.failing_since = null
       return 'delivered'
     }
     if (result.status === 410) {
-      await store.write(() => webhooks.record(delivery, { kind: 'failed', status: 410, error: 'the receiver answered 410 Gone: the endpoint is disabled' }))
+      await store.write(() => webhooks.record(delivery, { kind: 'failed', status: 410, error: 'the receiver answered 410 Gone: the endpoint is disabled' }, logged))
       await disable(endpoint, done, 'the receiver answered 410 Gone')
       return 'disabled'
     }
@@ -197,7 +209,7 @@ export function webhookDelivery(store: Store, catalogs: CatalogRegistry, clock: 
       : { kind: 'retry', status: result.status, error: result.error, next_attempt_at: toStoredInstant(clock.now().add({ milliseconds: wait })) }
     const wasFailing = endpoint.failing_since !== null
     await store.write(function* () {
-      if ((yield* webhooks.record(delivery, outcome)) && !wasFailing) yield* webhooks.setHealth(endpoint.instance_id, endpoint.id, { failing: done })
+      if ((yield* webhooks.record(delivery, outcome, logged)) && !wasFailing) yield* webhooks.setHealth(endpoint.instance_id, endpoint.id, { failing: done })
     })
     endpoint.failing_since ??= done
     if (Date.parse(done) - Date.parse(endpoint.failing_since) >= DISABLE_AFTER_MS) {

@@ -5,6 +5,9 @@ import { statement, type Plan } from './write-plan.ts'
 
 export type WebhookEndpointRow = Selectable<Tables['webhook_endpoints']>
 export type WebhookDeliveryRow = Selectable<Tables['webhook_deliveries']>
+export type WebhookAttemptRow = Selectable<Tables['webhook_attempts']>
+/** What one attempt came to, for the delivery log. */
+export type AttemptRecord = Omit<WebhookAttemptRow, 'instance_id' | 'delivery_id' | 'attempt' | 'endpoint_id'>
 
 /** An endpoint with the event types it receives. */
 export interface WebhookEndpoint extends WebhookEndpointRow {
@@ -122,6 +125,7 @@ export function webhookRepository({ dialect, supportsSkipLocked }: Database) {
     /** Removes the endpoint, what it receives and its delivery log. */
     *delete(instanceId: string, id: string): Plan<void> {
       yield* statement('delete from webhook_subscriptions where instance_id = ? and endpoint_id = ?', [instanceId, id])
+      yield* statement('delete from webhook_attempts where instance_id = ? and endpoint_id = ?', [instanceId, id])
       yield* statement('delete from webhook_deliveries where instance_id = ? and endpoint_id = ?', [instanceId, id])
       yield* statement('delete from webhook_endpoints where instance_id = ? and id = ?', [instanceId, id])
     },
@@ -164,15 +168,34 @@ export function webhookRepository({ dialect, supportsSkipLocked }: Database) {
       return rows.map((row) => ({ ...row, event_seq: Number(row.event_seq), attempts: Number(row.attempts) }))
     },
 
-    /** Writes an attempt's outcome, if this node still holds the lease it claimed the delivery with; true when written. */
-    *record(delivery: ClaimedDelivery, outcome: DeliveryOutcome): Plan<boolean> {
+    /** Every attempt of the deliveries, first attempt first, by delivery id. */
+    *attempts(instanceId: string, deliveryIds: readonly string[]): Plan<Map<string, WebhookAttemptRow[]>> {
+      const byDelivery = new Map<string, WebhookAttemptRow[]>(deliveryIds.map((id) => [id, []]))
+      if (deliveryIds.length === 0) return byDelivery
+      const { rows } = yield* statement<WebhookAttemptRow>(
+        `select * from webhook_attempts where instance_id = ? and delivery_id in (${deliveryIds.map(() => '?').join(', ')}) order by delivery_id, attempt`,
+        [instanceId, ...deliveryIds])
+      for (const row of rows) byDelivery.get(row.delivery_id)?.push({ ...row, attempt: Number(row.attempt), duration_ms: Number(row.duration_ms), status: row.status === null ? null : Number(row.status) })
+      return byDelivery
+    },
+
+    /**
+     * Writes an attempt's outcome, and the attempt itself into the log, if this node still holds
+     * the lease it claimed the delivery with; true when written.
+     */
+    *record(delivery: ClaimedDelivery, outcome: DeliveryOutcome, attempt: AttemptRecord): Plan<boolean> {
       const [status, nextAttempt, deliveredAt] = outcome.kind === 'delivered' ? ['delivered', delivery.next_attempt_at, outcome.at]
         : outcome.kind === 'retry' ? ['pending', outcome.next_attempt_at, null] : ['failed', delivery.next_attempt_at, null]
       const { changes } = yield* statement(
         `update webhook_deliveries set status = ?, attempts = attempts + 1, next_attempt_at = ?, lease_until = null, last_status = ?, last_error = ?, delivered_at = ?
          where instance_id = ? and id = ? and status = 'pending' and lease_until = ?`,
         [status, nextAttempt, outcome.status, outcome.kind === 'delivered' ? null : outcome.error, deliveredAt, delivery.instance_id, delivery.id, delivery.lease_until])
-      return changes === 1
+      if (changes !== 1) return false
+      yield* statement(
+        `insert into webhook_attempts (instance_id, delivery_id, attempt, endpoint_id, at, duration_ms, status, error, answer) values (?, ?, ?, ?, ?, ?, ?, ?, ?)
+         on conflict (instance_id, delivery_id, attempt) do nothing`,
+        [delivery.instance_id, delivery.id, delivery.attempts + 1, delivery.endpoint_id, attempt.at, attempt.duration_ms, attempt.status, attempt.error, attempt.answer])
+      return true
     },
 
     /** Gives back claimed deliveries this node will not attempt now (while it still holds their lease), for the next run on any node. */
@@ -191,8 +214,11 @@ export function webhookRepository({ dialect, supportsSkipLocked }: Database) {
       return rows
     },
 
-    /** Deletes deliveries made before `before`, whatever their status (the log keeps 30 days, as the feed); answers how many. */
+    /** Deletes deliveries made before `before`, whatever their status (the log keeps 30 days, as the feed), with their attempts; answers how many deliveries. */
     *prune(before: string, limit: number): Plan<number> {
+      // Every attempt of every delivery past the limit too: an attempt never outlives its delivery.
+      yield* statement(
+        `delete from webhook_attempts where (instance_id, delivery_id) in (select instance_id, id from webhook_deliveries where created_at < ?)`, [before])
       const { changes } = yield* statement(
         `delete from webhook_deliveries where (instance_id, id) in (select instance_id, id from webhook_deliveries where created_at < ? limit ?)`, [before, limit])
       return changes

@@ -144,6 +144,8 @@ describe('the back office settings in Chromium', { skip: browserSkipReason(), ti
     assert.match(await first.textContent() ?? '', /Delivered/)
     assert.match(await first.textContent() ?? '', /Response200/)
     assert.match(await first.textContent() ?? '', /1 Jun 2026, 09:00/, 'times in the operator\'s zone')
+    await first.getByText('Every attempt (1)').click()
+    assert.match(await first.locator('.attempts li').textContent() ?? '', /^1 Jun 2026, 09:00.* · \d+ ms · answered 200$/, 'each attempt: when, how long, the answer')
     const delivered = hooks.received.filter((r) => r.event.type === 'booking.requested')
     assert.deepEqual(delivered.map((r) => r.event.data.code), [booking.code])
 

@@ -85,6 +85,44 @@ test('a failed attempt is retried on the schedule with the same webhook-id; Retr
   assert.equal(hooks.received.length, 6)
 })
 
+test('the delivery log keeps every attempt: when, how long, the status or the network error, the first 1 KiB of the answer; pruned with the log after 30 days', async (t) => {
+  const { service } = await operatorService(t, { webhooks: PRIVATE_ALLOWED })
+  const failure = `database down: ${'é'.repeat(600)}`
+  const answers = [{ status: 500, body: failure }, { status: 200, body: 'ok' }]
+  const hooks = await receiver(t, { answer: (n) => answers[n - 1] ?? { status: 500 } })
+  const admin = await manager(service)
+  const made = await admin.post('/webhooks', { url: hooks.url, events: ['booking.requested'] })
+  // Nothing listens on port 9 (discard) here: a network error.
+  const dead = await admin.post('/webhooks', { url: 'http://127.0.0.1:9/hook', events: ['booking.requested'] })
+  await guestBooking(service, { tour_id: 'fado-night', start: FADO_TUE, party: 2 })
+  const firstAt = service.clock.now()
+  await service.context.scheduler.runNow('webhooks')
+  service.clock.advance({ seconds: 2 })
+  await service.context.scheduler.runNow('webhooks')
+
+  const [delivery] = (await admin.get(`/webhooks/${made.body.webhook.id}/deliveries`)).body.deliveries
+  assert.deepEqual([delivery.status, delivery.attempts, delivery.last_status], ['delivered', 2, 200])
+  const [first, second] = delivery.attempt_log
+  assert.deepEqual(delivery.attempt_log.map((a: any) => [a.attempt, a.status]), [[1, 500], [2, 200]])
+  assert.equal(Date.parse(first.at), firstAt.epochMilliseconds)
+  assert.equal(Date.parse(second.at), firstAt.epochMilliseconds + 2000)
+  assert.ok(Number.isInteger(first.duration_ms) && first.duration_ms >= 0)
+  assert.match(first.error, /answered 500/)
+  assert.equal(Buffer.byteLength(first.answer), 1024 - 1, 'the first 1 KiB, cut before a split character')
+  assert.ok(failure.startsWith(first.answer))
+  assert.deepEqual([second.error, second.answer], [null, 'ok'])
+
+  const [refused] = (await admin.get(`/webhooks/${dead.body.webhook.id}/deliveries`)).body.deliveries
+  assert.equal(refused.attempt_log.length, refused.attempts)
+  assert.deepEqual([refused.attempt_log[0].status, refused.attempt_log[0].answer], [null, null])
+  assert.match(refused.attempt_log[0].error, /could not connect: .*ECONNREFUSED/)
+
+  service.clock.advance({ hours: 31 * 24 })
+  await service.context.scheduler.runNow('webhooks')
+  assert.deepEqual((await admin.get(`/webhooks/${made.body.webhook.id}/deliveries`)).body.deliveries, [])
+  assert.deepEqual(await service.context.store.db.selectFrom('webhook_attempts').selectAll().execute(), [], 'pruned with the log')
+})
+
 test('410 disables the endpoint; nothing more is sent until it is enabled again', async (t) => {
   const { service } = await operatorService(t, { webhooks: PRIVATE_ALLOWED })
   const hooks = await receiver(t, { answer: (n) => ({ status: n === 1 ? 410 : 200 }) })

@@ -14,7 +14,7 @@ export interface Received {
  * implementation (the standardwebhooks package), with each secret it is told to trust, and
  * answers what `answer` says (200 by default).
  */
-export async function receiver(t: TestContext, options: { answer?: (n: number) => { status: number, headers?: Record<string, string> } } = {}) {
+export async function receiver(t: TestContext, options: { answer?: (n: number) => { status: number, headers?: Record<string, string>, body?: string } } = {}) {
   const received: Received[] = []
   const secrets: string[] = []
   /** For each message: which trusted secrets verified it. */
@@ -34,8 +34,8 @@ export async function receiver(t: TestContext, options: { answer?: (n: number) =
         }
       }))
       received.push({ headers: request.headers, body, event: JSON.parse(body) })
-      const { status, headers: answerHeaders } = options.answer?.(received.length) ?? { status: 200 }
-      response.writeHead(status, answerHeaders).end()
+      const { status, headers: answerHeaders, body: answer } = options.answer?.(received.length) ?? { status: 200 }
+      response.writeHead(status, answerHeaders).end(answer)
     })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))

@@ -11,7 +11,7 @@ import {
 import type { EventType } from '../../schemas/event-type.ts'
 import { actorOf } from '../../services/staff-auth.ts'
 import { newWebhookSecret } from '../../notify/webhook-signing.ts'
-import type { WebhookDeliveryRow, WebhookEndpoint as EndpointRecord } from '../../store/webhooks.ts'
+import type { WebhookAttemptRow, WebhookDeliveryRow, WebhookEndpoint as EndpointRecord } from '../../store/webhooks.ts'
 import { decodeCursor, encodeCursor, pageOf } from '../list-cursor.ts'
 
 /** How long the previous secret signs too after a rotation (24 hours, docs/events-and-webhooks.md, "Webhooks"). */
@@ -28,12 +28,13 @@ function endpointView(row: EndpointRecord, zone: string, now: string) {
   }
 }
 
-function deliveryView(row: WebhookDeliveryRow, zone: string) {
+function deliveryView(row: WebhookDeliveryRow, attempts: readonly WebhookAttemptRow[], zone: string) {
   const at = (stored: string | null) => stored === null ? null : formatStoredInZone(stored, zone)
   return {
     id: row.id, event_id: row.event_id, status: row.status as 'pending' | 'delivered' | 'failed', attempts: Number(row.attempts),
     next_attempt_at: row.status === 'pending' ? at(row.next_attempt_at) : null, last_status: row.last_status === null ? null : Number(row.last_status),
     last_error: row.last_error, created_at: at(row.created_at)!, delivered_at: at(row.delivered_at),
+    attempt_log: attempts.map((a) => ({ attempt: a.attempt, at: at(a.at)!, duration_ms: a.duration_ms, status: a.status, error: a.error, answer: a.answer })),
   }
 }
 
@@ -200,7 +201,8 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config: {
       access: 'access.manage',
       summary: "The endpoint's delivery log, newest first",
-      description: 'One entry per event sent (a replay adds new ones): its status, attempts, the next attempt, and the last answer or error. Kept 30 days.',
+      description: 'One entry per event sent (a replay adds new ones): its status, the next attempt, the last answer or error, and every attempt '
+        + '(when, how long it took, the HTTP status or the network error, the first 1 KiB of the answer). Kept 30 days.',
     },
   }, async (request) => {
     const { instance } = request.catalog
@@ -208,10 +210,16 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
     await existing(instance.ref, id)
     const limit = request.query.limit ?? 50
     const before = request.query.cursor === undefined ? null : decodeCursor(request.query.cursor, 2) as [string, string]
-    const rows = await store.read(() => webhooks.deliveries(instance.ref, id, before, limit + 1))
+    const { rows, attempts } = await store.read(function* () {
+      const rows = yield* webhooks.deliveries(instance.ref, id, before, limit + 1)
+      return { rows, attempts: yield* webhooks.attempts(instance.ref, rows.slice(0, limit).map((row) => row.id)) }
+    })
     const page = rows.slice(0, limit)
     const last = page[page.length - 1]
-    return { deliveries: page.map((row) => deliveryView(row, instance.timezone)), next_cursor: rows.length > limit ? encodeCursor([last.created_at, last.id]) : null }
+    return {
+      deliveries: page.map((row) => deliveryView(row, attempts.get(row.id) ?? [], instance.timezone)),
+      next_cursor: rows.length > limit ? encodeCursor([last.created_at, last.id]) : null,
+    }
   })
 
   app.post('/webhooks/:id/replay', {

@@ -70,6 +70,15 @@ export const WebhookTestResult = named('WebhookTestResult', Type.Object({
   duration_ms: Type.Integer(),
 }, { examples: [{ id: 'evt_9b1d3f5a7c9e1b3d5f7a9c1e3b5d7f9a', delivered: true, status: 200, error: null, duration_ms: 42 }] }))
 
+export const WebhookAttempt = named('WebhookAttempt', Type.Object({
+  attempt: Type.Integer({ minimum: 1, description: '1 for the first attempt' }),
+  at: Instant,
+  duration_ms: Type.Integer({ description: 'From the start of the connection to the end of the answer (or to the failure)' }),
+  status: Nullable(Type.Integer({ description: "The receiver's HTTP status; null when there was no answer" })),
+  error: Nullable(Type.String({ description: 'Why it is not a success (the status, or the network error); null for a 2xx' })),
+  answer: Nullable(Type.String({ description: "The first 1 KiB of the receiver's answer, as text; null when there was no answer" })),
+}))
+
 export const WebhookDelivery = named('WebhookDelivery', Type.Object({
   id: Type.String({ description: 'whd_…' }),
   event_id: Type.String({ description: 'The event, and the webhook-id of every attempt' }),
@@ -80,6 +89,7 @@ export const WebhookDelivery = named('WebhookDelivery', Type.Object({
   last_error: Nullable(Type.String()),
   created_at: Instant,
   delivered_at: Nullable(Instant),
+  attempt_log: Type.Array(WebhookAttempt, { description: 'Every attempt, first first, kept as long as the delivery (30 days)' }),
 }))
 
 export const WebhookDeliveryList = named('WebhookDeliveryList', Type.Object({

@@ -161,4 +161,22 @@ export const outboxMigrations = (): Record<string, Migration> => ({
       await db.schema.createIndex('catalog_tours_in_order').on('catalog_tours').columns(['instance_id', 'position', 'id']).execute()
     },
   },
+  '023_webhook_attempts': {
+    // Every attempt of a delivery, not only its last status, for the delivery log's 30 days (src/store/webhooks.ts).
+    async up(db: Kysely<any>) {
+      await db.schema.createTable('webhook_attempts')
+        .addColumn('instance_id', 'text', (c) => c.notNull())
+        .addColumn('delivery_id', 'text', (c) => c.notNull())
+        .addColumn('attempt', 'integer', (c) => c.notNull())
+        .addColumn('endpoint_id', 'text', (c) => c.notNull())
+        .addColumn('at', 'text', (c) => c.notNull())
+        .addColumn('duration_ms', 'integer', (c) => c.notNull())
+        .addColumn('status', 'integer')
+        .addColumn('error', 'text')
+        .addColumn('answer', 'text')
+        .addPrimaryKeyConstraint('webhook_attempts_pk', ['instance_id', 'delivery_id', 'attempt'])
+        .execute()
+      await db.schema.createIndex('webhook_attempts_by_endpoint').on('webhook_attempts').columns(['instance_id', 'endpoint_id']).execute()
+    },
+  },
 })

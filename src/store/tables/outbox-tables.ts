@@ -65,6 +65,23 @@ export interface OutboxTables {
     created_at: string
     delivered_at: string | null
   }
+  /** One row per attempt of a delivery (the delivery keeps only the last status). */
+  webhook_attempts: {
+    instance_id: string
+    delivery_id: string
+    /** 1 for the first attempt. */
+    attempt: number
+    endpoint_id: string
+    /** When the attempt started. */
+    at: string
+    duration_ms: number
+    /** The receiver's HTTP status; null when there was no answer. */
+    status: number | null
+    /** Why it is not a success; null for a 2xx. */
+    error: string | null
+    /** The first 1 KiB of the receiver's answer, as text. */
+    answer: string | null
+  }
   emails: {
     instance_id: string
     id: string

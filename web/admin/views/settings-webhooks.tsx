@@ -40,6 +40,14 @@ interface Webhook {
   created_at: string
   version: number
 }
+interface Attempt {
+  attempt: number
+  at: string
+  duration_ms: number
+  status: number | null
+  error: string | null
+  answer: string | null
+}
 interface Delivery {
   id: string
   event_id: string
@@ -50,6 +58,7 @@ interface Delivery {
   last_error: string | null
   created_at: string
   delivered_at: string | null
+  attempt_log: Attempt[]
 }
 interface TestResult { id: string, delivered: boolean, status: number | null, error: string | null, duration_ms: number }
 
@@ -332,6 +341,20 @@ export function WebhookDetail({ id }: { id: string }) {
                       <div><dt>Response</dt><dd>{d.last_status ?? (d.attempts === 0 ? 'not tried yet' : 'no answer')}</dd></div>
                     </dl>
                     {d.last_error && <p class="muted">Last error: {d.last_error}</p>}
+                    {d.attempt_log.length > 0 && (
+                      <details class="attempts">
+                        <summary>Every attempt ({d.attempt_log.length})</summary>
+                        <ol>
+                          {d.attempt_log.map((a) => (
+                            <li key={a.attempt}>
+                              <p>{when(formats, a.at)} · {a.duration_ms} ms · {a.status === null ? 'no answer' : `answered ${a.status}`}</p>
+                              {a.error && <p class="muted">{a.error}</p>}
+                              {a.answer && <pre class="answer" aria-label={`Answer to attempt ${a.attempt} (first 1 KiB)`}>{a.answer}</pre>}
+                            </li>
+                          ))}
+                        </ol>
+                      </details>
+                    )}
                   </li>
                 )
               })}
