@@ -1,5 +1,7 @@
-import type { Store } from '../store/store.ts'
+import type { Clock } from '../domain/clock.ts'
+import { ApiError } from '../errors/api-error.ts'
 import type { EventRow } from '../store/events.ts'
+import type { Store } from '../store/store.ts'
 
 /** One open stream: where it stands in its instance's feed, and how to hand it what comes next. */
 export interface StreamSubscriber {
@@ -8,10 +10,15 @@ export interface StreamSubscriber {
   afterSeq: number
   /** The credential it was opened with (a staff session or an API key): streams of one credential share each recheck. */
   credential: string
+  /** Whose credential it is (a staff member or an API key): the cap counts their streams together, whichever session opened them. */
+  holder: string
   /** Reads the credential again from the database: false once it may no longer read the feed. */
   mayStillRead(): Promise<boolean>
-  send(rows: EventRow[]): void
+  /** Writes one message; false once the socket holds more than it takes at once (then `drained` says when it has room). */
+  write(message: Buffer): boolean
   end(): void
+  /** Closes the connection at once, dropping what the socket still holds. */
+  drop(): void
 }
 
 export const STREAM_POLL_MS = 500
@@ -21,26 +28,59 @@ export const STREAM_POLL_MS = 500
  * ends the stream within seconds, whichever node made the change.
  */
 export const STREAM_RECHECK_MS = 2_000
+/**
+ * Open streams a node serves, and one staff member or API key may hold: every stream costs
+ * a socket and a share of each poll, and `npm run bench -- --only streams` holds a node
+ * with all its streams stalled under its memory target.
+ */
+export const STREAM_LIMITS = { perNode: 200, perCredential: 10 }
+/** A stream whose socket stays full this long (by the injected clock) is closed; its reader reconnects with Last-Event-ID. */
+export const STREAM_BEHIND_LIMIT_MS = 30_000
 /** More than this waiting for one stream is read over several ticks. */
 const BATCH = 200
+
+interface StreamState {
+  /** When (performance.now) its credential was last found good. */
+  checkedAt: number
+  /** Since when (epoch ms of the injected clock) its socket has been full; null while it takes what it is sent. */
+  behindSince: number | null
+}
 
 /**
  * Follows the event feed for every stream open on this node with one poller: every 500 ms,
  * one query per instance and position (streams that are caught up share one), and each
  * stream gets the events after its own position. Events are written in the transaction of
  * their change and numbered in commit order, so following the numbers misses none, whichever
- * node made them.
+ * node made them. Each event is rendered once for all the streams it goes to, and a stream
+ * is written only while its socket has room: one whose reader does not keep up is skipped
+ * (the feed is not read for it) until its socket drains, and closed if it never does, so a
+ * reader that stalls costs the node a socket's buffer, not the feed.
  */
 export class EventStreamHub {
-  /** Each stream, with when (performance.now) its credential was last found good. */
-  readonly #subscribers = new Map<StreamSubscriber, { checkedAt: number }>()
+  readonly #subscribers = new Map<StreamSubscriber, StreamState>()
   #timer: NodeJS.Timeout | null = null
   #polling = false
+  /** A socket drained while a poll ran: poll again as soon as it ends. */
+  #pollAgain = false
 
-  constructor(private readonly store: Store, private readonly onError: (err: unknown) => void) {}
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+    /** One event as a server-sent message. */
+    private readonly render: (instanceId: string, row: EventRow) => string,
+    private readonly onError: (err: unknown) => void,
+  ) {}
 
+  /** Starts following the feed for a stream, unless the node or the credential's holder already has all the streams it may (429 too_many_streams). */
   add(subscriber: StreamSubscriber): void {
-    this.#subscribers.set(subscriber, { checkedAt: performance.now() })
+    if (this.#subscribers.size >= STREAM_LIMITS.perNode) {
+      throw new ApiError('too_many_streams', `This node already serves ${STREAM_LIMITS.perNode} event streams; try again later or read GET /events`)
+    }
+    const held = [...this.#subscribers.keys()].filter((s) => s.holder === subscriber.holder).length
+    if (held >= STREAM_LIMITS.perCredential) {
+      throw new ApiError('too_many_streams', `You already have ${STREAM_LIMITS.perCredential} event streams open; close one first`)
+    }
+    this.#subscribers.set(subscriber, { checkedAt: performance.now(), behindSince: null })
     this.#timer ??= setInterval(() => void this.#poll(), STREAM_POLL_MS)
   }
 
@@ -50,6 +90,15 @@ export class EventStreamHub {
       clearInterval(this.#timer)
       this.#timer = null
     }
+  }
+
+  /** The stream's socket has room again: it is written at once, so a reader catching up goes at the speed it reads. */
+  drained(subscriber: StreamSubscriber): void {
+    const state = this.#subscribers.get(subscriber)
+    if (!state) return
+    state.behindSince = null
+    if (this.#polling) this.#pollAgain = true
+    else setImmediate(() => void this.#poll())
   }
 
   /** Ends every stream (the server is shutting down; browsers reconnect elsewhere with Last-Event-ID). */
@@ -66,12 +115,14 @@ export class EventStreamHub {
     if (this.#polling) return
     this.#polling = true
     try {
+      this.#dropStalled()
       const checkDue = this.#credentialChecks()
       const due = performance.now() - STREAM_RECHECK_MS
       for (const [subscriber, state] of [...this.#subscribers]) if (state.checkedAt <= due) await checkDue(subscriber)
 
       const positions = new Map<string, StreamSubscriber[]>()
-      for (const subscriber of this.#subscribers.keys()) {
+      for (const [subscriber, state] of this.#subscribers) {
+        if (state.behindSince !== null) continue
         const key = `${subscriber.instanceId} ${subscriber.afterSeq}`
         positions.set(key, [...positions.get(key) ?? [], subscriber])
       }
@@ -81,16 +132,42 @@ export class EventStreamHub {
         if (rows.length === 0) continue
         // Read after the rows, so a credential revoked before an event committed never sees it.
         const allowed = this.#credentialChecks()
+        let messages: Buffer[] | null = null
         for (const subscriber of group) {
           if (!this.#subscribers.has(subscriber) || !await allowed(subscriber)) continue
-          subscriber.afterSeq = rows[rows.length - 1].seq
-          subscriber.send(rows)
+          messages ??= rows.map((row) => Buffer.from(this.render(instanceId, row)))
+          this.#deliver(subscriber, rows, messages)
         }
       }
     } catch (err) {
       this.onError(err)
     } finally {
       this.#polling = false
+      if (this.#pollAgain) {
+        this.#pollAgain = false
+        setImmediate(() => void this.#poll())
+      }
+    }
+  }
+
+  /** Writes the messages in order while the socket takes them; the stream's position follows what was written. */
+  #deliver(subscriber: StreamSubscriber, rows: EventRow[], messages: Buffer[]): void {
+    for (let i = 0; i < rows.length; i++) {
+      const room = subscriber.write(messages[i])
+      subscriber.afterSeq = rows[i].seq
+      if (!room) {
+        this.#subscribers.get(subscriber)!.behindSince = this.clock.now().epochMilliseconds
+        return
+      }
+    }
+  }
+
+  #dropStalled(): void {
+    const now = this.clock.now().epochMilliseconds
+    for (const [subscriber, state] of [...this.#subscribers]) {
+      if (state.behindSince === null || now - state.behindSince < STREAM_BEHIND_LIMIT_MS) continue
+      this.remove(subscriber)
+      subscriber.drop()
     }
   }
 
