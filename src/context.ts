@@ -12,7 +12,9 @@ import { operatorBookingService, type OperatorBookingService } from './services/
 import { departureDeadlines } from './jobs/departure-deadlines.ts'
 import { runHousekeeping } from './jobs/housekeeping.ts'
 import { Scheduler } from './jobs/scheduler.ts'
+import { privacyRequests, type PrivacyRequests } from './services/privacy-requests.ts'
 import { staffAuth, type StaffAuth } from './services/staff-auth.ts'
+import { confirmationResend, type ConfirmationResend } from './notify/confirmation-resend.ts'
 import { emailOutbox, type EmailOutbox, type EmailSettings } from './notify/email-outbox.ts'
 import { emailSending, type EmailSending } from './notify/email-sending.ts'
 import { DEFAULT_WEBHOOK_SETTINGS, webhookDelivery, type WebhookDelivery, type WebhookSettings } from './notify/webhook-delivery.ts'
@@ -38,6 +40,8 @@ export interface AppContext {
   operatorBookings: OperatorBookingService
   departures: DepartureService
   staff: StaffAuth
+  /** Export and erasure of what is stored about an email address (operator API, CLI). */
+  privacy: PrivacyRequests
   /** null when TOURDESK_RATE_LIMITS=off. */
   rateLimiter: RateLimiter | null
   webhooks: WebhookDelivery
@@ -45,6 +49,8 @@ export interface AppContext {
   scheduler: Scheduler
   /** Emails made from events, reminders and warnings. */
   emails: EmailOutbox
+  /** A confirmed booking's confirmation sent again (operator API). */
+  confirmationResend: ConfirmationResend
   /** null without SMTP_URL: messages are kept as not_sent. */
   emailSending: EmailSending | null
   /** The settings emails are made with; a test that listens on a port it learns late sets publicUrl once it knows it. */
@@ -126,10 +132,12 @@ export async function openContext(options: ContextOptions): Promise<AppContext> 
       operatorBookings: operatorBookingService(store),
       departures: departureService(store),
       staff: staffAuth(store, secret),
+      privacy: privacyRequests(store, secret),
       rateLimiter: options.rateLimiter ?? null,
       webhooks,
       scheduler,
       emails,
+      confirmationResend: confirmationResend(store, emails),
       emailSending: sending,
       emailSettings,
     }

@@ -41,3 +41,4 @@ export function confirmationResend(store: Store, outbox: EmailOutbox) {
     })
   }
 }
+export type ConfirmationResend = ReturnType<typeof confirmationResend>

@@ -5,7 +5,6 @@ import { BookingParams } from '../../schemas/admin/booking.ts'
 import { BookingEmailList, BookingEmailQuery } from '../../schemas/admin/booking-email.ts'
 import { Email } from '../../schemas/admin/email.ts'
 import { NoBody } from '../../schemas/common.ts'
-import { confirmationResend } from '../../notify/confirmation-resend.ts'
 import type { EmailRow } from '../../store/emails.ts'
 import { actorOf } from '../../services/staff-auth.ts'
 import { decodeCursor, encodeCursor } from '../list-cursor.ts'
@@ -23,7 +22,7 @@ function withoutManageToken(text: string): string {
 /** What was emailed about one booking, and sending its confirmation again (the back office's booking detail). */
 export const bookingEmailRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { store, clock } = app.tourdesk
-  const resend = confirmationResend(store, app.tourdesk.emails)
+  const resend = app.tourdesk.confirmationResend
 
   app.get('/bookings/:code/emails', {
     schema: { params: BookingParams, querystring: BookingEmailQuery, response: { 200: BookingEmailList } },

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { NoBody } from '../../schemas/common.ts'
 import { ErasureAnswer, PersonalData, PrivacyQuery } from '../../schemas/admin/privacy.ts'
-import { erasedCounts, privacyRequests } from '../../services/privacy-requests.ts'
+import { erasedCounts } from '../../services/privacy-requests.ts'
 import { actorOf } from '../../services/staff-auth.ts'
 import { personalDataView } from '../privacy-view.ts'
 
@@ -9,8 +9,7 @@ const AUDITED = 'Audited: the entry names the address only by a keyed hash (HMAC
 
 /** Privacy requests about one email address (docs/operator-api.md, "Audit, privacy and access"); managers only. */
 export const privacyRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { store, secret, clock } = app.tourdesk
-  const privacy = privacyRequests(store, secret)
+  const { privacy, clock } = app.tourdesk
 
   app.get('/privacy', {
     schema: { querystring: PrivacyQuery, response: { 200: PersonalData } },

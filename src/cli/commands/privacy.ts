@@ -1,6 +1,6 @@
 import { Command } from 'commander'
 import { personalDataView } from '../../admin/privacy-view.ts'
-import { erasedCounts, privacyRequests } from '../../services/privacy-requests.ts'
+import { erasedCounts } from '../../services/privacy-requests.ts'
 import { cliActor, instanceNamed, withContext } from '../context.ts'
 import { say } from '../io.ts'
 import { emailOption, instanceOption } from '../options.ts'
@@ -18,7 +18,7 @@ export function privacyCommand(): Command {
     .action(async (options: { instance: string, email: string }) => {
       await withContext(async ({ context }) => {
         const catalog = instanceNamed(context, options.instance)
-        const data = await privacyRequests(context.store, context.secret).exportData(catalog.instance.ref, options.email, { actor: cliActor() }, context.clock.now())
+        const data = await context.privacy.exportData(catalog.instance.ref, options.email, { actor: cliActor() }, context.clock.now())
         json(personalDataView(data, catalog))
       })
     })
@@ -30,7 +30,7 @@ export function privacyCommand(): Command {
     .action(async (options: { instance: string, email: string }) => {
       await withContext(async ({ context }) => {
         const { instance } = instanceNamed(context, options.instance)
-        const counts = await privacyRequests(context.store, context.secret).erase(instance.ref, options.email, { actor: cliActor() }, context.clock.now())
+        const counts = await context.privacy.erase(instance.ref, options.email, { actor: cliActor() }, context.clock.now())
         json(erasedCounts(counts))
         say(`what ${instance.prefix} stored about ${options.email} is erased`)
       })
