@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Temporal } from 'temporal-polyfill'
 import { toStoredInstant } from '../../domain/instant-format.ts'
 import { AuditList, AuditQuery } from '../../schemas/admin/audit.ts'
-import { operatorBookingRepository } from '../../store/bookings.ts'
+import { operatorBookingRepository } from '../../store/operator-bookings.ts'
 import { auditEntryView } from '../audit-view.ts'
 import { decodeCursor, encodeCursor } from '../list-cursor.ts'
 

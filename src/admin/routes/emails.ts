@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { formatStoredInZone } from '../../domain/instant-format.ts'
 import { EmailList, EmailQuery, type EMAIL_KINDS } from '../../schemas/admin/email.ts'
-import { operatorBookingRepository } from '../../store/bookings.ts'
+import { operatorBookingRepository } from '../../store/operator-bookings.ts'
 import type { EmailRow } from '../../store/emails.ts'
 import { decodeCursor, encodeCursor } from '../list-cursor.ts'
 
