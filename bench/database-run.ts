@@ -3,6 +3,7 @@ import type { Temporal } from 'temporal-polyfill'
 import { openStore } from '../src/store/store.ts'
 import { measureCatalogEdits } from './catalog-edits.ts'
 import type { BenchDatabase } from './databases.ts'
+import { measureStreams } from './event-streams.ts'
 import { measureLoad, type LoadFigures } from './load.ts'
 import type { StartedProcess } from './node-process.ts'
 import { measureOperator } from './operator-reads.ts'
@@ -127,7 +128,8 @@ async function measureOperatorReads(newDatabase: NewDatabase, ctx: RunContext): 
  * add bookings. Between them, two more services that reuse no answers, on the small and
  * the large seed, give the growth comparison. Last, with those stopped and the large
  * database gone, the operator's reads get a database and a service of their own, and so do
- * the catalog edits (catalog-edits.ts) and the webhooks (webhooks.ts).
+ * the catalog edits (catalog-edits.ts) and the webhooks (webhooks.ts); a full run ends with
+ * the stalled event streams (event-streams.ts), which a quick run leaves out.
  */
 export async function benchDatabase(dialect: MeasuredDatabase['dialect'], newDatabase: NewDatabase, ctx: RunContext): Promise<MeasuredDatabase> {
   const { settings } = ctx
@@ -173,6 +175,7 @@ export async function benchDatabase(dialect: MeasuredDatabase['dialect'], newDat
     const operator = await measureOperatorReads(newDatabase, ctx)
     const catalogEdits = await measureCatalogEdits(newDatabase, ctx)
     const webhooks = await measureWebhooks(newDatabase, ctx)
+    const streams = settings.mode === 'full' ? await measureStreams(newDatabase, ctx) : undefined
 
     return {
       dialect,
@@ -192,6 +195,7 @@ export async function benchDatabase(dialect: MeasuredDatabase['dialect'], newDat
       operator,
       catalogEdits,
       webhooks,
+      streams,
     }
   } finally {
     await largeService?.stop()

@@ -1,5 +1,5 @@
 import type { LoadFigures } from './load.ts'
-import type { BenchReport, CatalogEditResults, MeasuredDatabase, NodeMemory, OperatorResults, SectionsMeasured, WebhookResults } from './results-model.ts'
+import type { BenchReport, CatalogEditResults, HealthzLatency, MeasuredDatabase, NodeMemory, OperatorResults, SectionsMeasured, StreamResults, WebhookResults } from './results-model.ts'
 import { checkTargets } from './targets.ts'
 
 const DIALECT_NAMES = { sqlite: 'SQLite', postgres: 'PostgreSQL' } as const
@@ -56,6 +56,32 @@ function databaseSection(result: MeasuredDatabase, settings: BenchReport['settin
     ...result.operator ? ['', operatorSection(result.operator, settings)] : [],
     ...result.catalogEdits ? ['', catalogEditSection(result.catalogEdits, settings)] : [],
     ...result.webhooks ? ['', webhookSection(result.webhooks, settings)] : [],
+    ...result.streams ? ['', streamSection(result.streams)] : [],
+  ].join('\n')
+}
+
+function streamSection(results: StreamResults): string {
+  const { rssBytes: rss, healthz, stalled } = results
+  const latency = (h: HealthzLatency) => [ms(h.p50), ms(h.p99), ms(h.max)]
+  return [
+    '### Stalled event streams (issue 24, item 7)',
+    '',
+    `${count(results.messages)} contact messages of about ${(results.eventBytes / 1000).toFixed(0)} kB each (as events) made through the guest API `
+      + `in ${results.makeSeconds.toFixed(1)} s; then ${results.streams} streams (\`GET /admin/api/{instance}/stream\`), ${results.streams / results.keys} on each of `
+      + `${results.keys} API keys of the viewer role, opened from the first event on raw sockets on 127.0.0.1 that take the answer's head and then read nothing. `
+      + `GET /healthz is asked ${healthz.before.requests} times, one after the other, in each phase; latencies in ms.`,
+    '',
+    table(['phase', 'RSS', 'peak RSS', 'healthz p50', 'p99', 'max'], [
+      ['messages made, no stream open', megabytes(rss.beforeStreams), `${megabytes(rss.peakBeforeStreams)} since the start`, ...latency(healthz.before)],
+      [`${results.streams} stalled streams open`, '', `${megabytes(rss.peakWithStreams)} while open`, ...latency(healthz.withStreams)],
+      ['streams closed by the bench', megabytes(rss.afterClose), '', ...latency(healthz.afterClose)],
+    ]),
+    '',
+    stalled
+      ? `- Once the node had stopped writing them, ${(stalled.seconds).toFixed(1)} s after they opened: ${stalled.established} of ${results.streams} streams still open, `
+        + `${megabytes(stalled.queuedBytes)} waiting in the kernel's socket buffers toward their readers (outside the node's RSS).`
+      : '- The streams\' socket buffers: not read (no /proc/net/tcp).',
+    `- A stream more than the node serves was answered ${results.beyondCapStatus}.`,
   ].join('\n')
 }
 
@@ -111,6 +137,7 @@ function sectionsOnly(result: SectionsMeasured, settings: BenchReport['settings'
     `## ${DIALECT_NAMES[result.dialect]}`,
     ...result.catalogEdits ? ['', catalogEditSection(result.catalogEdits, settings)] : [],
     ...result.webhooks ? ['', webhookSection(result.webhooks, settings)] : [],
+    ...result.streams ? ['', streamSection(result.streams)] : [],
   ].join('\n')
 }
 
@@ -196,6 +223,8 @@ export function formatReport(report: BenchReport): string {
       ? sectionsOnly(d, report.settings)
       : `## ${DIALECT_NAMES[d.dialect]}\n\n${DIALECT_NAMES[d.dialect]}: ${d.status} (${d.reason})`))
   const targets = checkTargets(report)
+  // Issue 24's target is there only when the streams were measured (never in a quick run).
+  const issues = report.databases.some((d) => (d.status === 'measured' || d.status === 'sections') && d.streams) ? '7, 12, 13, 15, 16 and 24' : '7, 12, 13, 15 and 16'
   return [
     `# tourdesk benchmark, ${report.date}${report.mode === 'quick' ? ' (quick run: figures not comparable)' : ''}${report.only ? ` (${report.only} only)` : ''}`,
     '',
@@ -207,7 +236,7 @@ export function formatReport(report: BenchReport): string {
     `Run from ${report.startedAt} to ${report.finishedAt}${report.commit ? ` at commit ${report.commit}` : ''}. Reproduce with \`npm run bench${benchArguments(report)}\`.`,
     '',
     ...sections.flatMap((s) => [s, '']),
-    '## Targets (issues 7, 12, 13, 15 and 16)',
+    `## Targets (issues ${issues})`,
     '',
     targets.length === 0
       ? 'No database was measured.'

@@ -157,6 +157,36 @@ export interface WebhookResults {
   deliveries: DeliveryThroughput
 }
 
+/** GET /healthz asked one request at a time; latencies in ms. */
+export interface HealthzLatency {
+  requests: number
+  p50: number
+  p99: number
+  max: number
+}
+
+/** Issue 24, item 7: a node holding as many event streams as it serves, none of them read, over a feed of large events. */
+export interface StreamResults {
+  streams: number
+  /** API keys they were opened with, as many as the per-key cap needs. */
+  keys: number
+  /** Contact messages made through the guest API before the streams opened from the first one. */
+  messages: number
+  /** One message's event as JSON. */
+  eventBytes: number
+  makeSeconds: number
+  /** The answer to one stream more than the node serves. */
+  beyondCapStatus: number
+  /**
+   * The node's RSS once the messages were made (current, and its peak since it started),
+   * its peak while the streams were open (VmHWM reset as they opened), and once they closed.
+   */
+  rssBytes: { beforeStreams: number | null, peakBeforeStreams: number | null, peakWithStreams: number | null, afterClose: number | null }
+  /** Once the node had stopped writing them: streams still established, bytes in the kernel's buffers toward their readers, seconds since they opened; null without /proc/net/tcp. */
+  stalled: { established: number, queuedBytes: number, seconds: number } | null
+  healthz: { before: HealthzLatency, withStreams: HealthzLatency, afterClose: HealthzLatency }
+}
+
 export interface MeasuredDatabase {
   dialect: 'sqlite' | 'postgres'
   status: 'measured'
@@ -175,6 +205,8 @@ export interface MeasuredDatabase {
   catalogEdits?: CatalogEditResults
   /** Absent from results written before issue 16. */
   webhooks?: WebhookResults
+  /** Absent from quick runs and from results written before issue 24. */
+  streams?: StreamResults
 }
 
 /** A run of some sections only (`npm run bench -- --only catalog-edits`): their figures, nothing else. */
@@ -183,6 +215,7 @@ export interface SectionsMeasured {
   status: 'sections'
   catalogEdits?: CatalogEditResults
   webhooks?: WebhookResults
+  streams?: StreamResults
 }
 
 export interface UnmeasuredDatabase {

@@ -1,9 +1,10 @@
 /**
- * `npm run bench [-- --quick] [-- --out DIR] [-- --note TEXT] [-- --only catalog-edits|webhooks]`:
+ * `npm run bench [-- --quick] [-- --out DIR] [-- --note TEXT] [-- --only catalog-edits|webhooks|streams]`:
  * measures the service against a bare Fastify ceiling on SQLite, and on PostgreSQL when it
  * is reachable, then prints the report and writes it as <date>.md and <date>.json (see
  * README, "Benchmarks"). `--only catalog-edits` runs issue 15's section alone, into
- * <date>-catalog-edits.md and .json; `--only webhooks` issue 16's.
+ * <date>-catalog-edits.md and .json; `--only webhooks` issue 16's; `--only streams` issue 24's
+ * stalled event streams.
  */
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -16,6 +17,7 @@ import { BENCH_TIME_ZONE, writeBenchCatalog } from './catalog.ts'
 import { measureCatalogEdits } from './catalog-edits.ts'
 import { benchDatabase, type RunContext } from './database-run.ts'
 import { postgresDatabase, postgresUnavailableReason, sqliteDatabase, type BenchDatabase } from './databases.ts'
+import { measureStreams } from './event-streams.ts'
 import { ROOT } from './node-process.ts'
 import { formatReport } from './report.ts'
 import type { BenchReport, DatabaseResult, MeasuredDatabase } from './results-model.ts'
@@ -32,7 +34,7 @@ const { values: args } = parseArgs({
   },
 })
 /** The sections `--only` runs by themselves. */
-const SECTIONS = ['catalog-edits', 'webhooks']
+const SECTIONS = ['catalog-edits', 'webhooks', 'streams']
 if (args.only !== undefined && !SECTIONS.includes(args.only)) {
   process.stderr.write(`--only takes ${SECTIONS.join(', ')}, not "${args.only}"\n`)
   process.exit(2)
@@ -54,6 +56,7 @@ async function measure(dialect: MeasuredDatabase['dialect'], newDatabase: (name:
   try {
     if (args.only === 'catalog-edits') return { dialect, status: 'sections', catalogEdits: await measureCatalogEdits(newDatabase, ctx) }
     if (args.only === 'webhooks') return { dialect, status: 'sections', webhooks: await measureWebhooks(newDatabase, ctx) }
+    if (args.only === 'streams') return { dialect, status: 'sections', streams: await measureStreams(newDatabase, ctx) }
     return await benchDatabase(dialect, newDatabase, ctx)
   } catch (err) {
     progress(`${dialect} failed: ${(err as Error).stack}`)

@@ -23,3 +23,9 @@ export function medianFigures(runs: LoadFigures[]): LoadFigures {
     statusCodes,
   }
 }
+
+/** The nearest-rank percentile (`share` from 0 to 1) of some values. */
+export function percentile(values: number[], share: number): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.max(0, Math.ceil(share * sorted.length) - 1)]
+}

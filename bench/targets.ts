@@ -1,7 +1,7 @@
-import type { BenchReport, CatalogEditResults, MeasuredDatabase, OperatorResults, SectionsMeasured, WebhookResults } from './results-model.ts'
+import type { BenchReport, CatalogEditResults, MeasuredDatabase, OperatorResults, SectionsMeasured, StreamResults, WebhookResults } from './results-model.ts'
 import { median } from './statistics.ts'
 
-/** One of the targets (issues 7, 12, 13, 15 and 16), checked against one database's figures. */
+/** One of the targets (issues 7, 12, 13, 15, 16 and 24), checked against one database's figures. */
 export interface TargetCheck {
   dialect: MeasuredDatabase['dialect']
   figure: string
@@ -48,6 +48,7 @@ function checksFor(result: MeasuredDatabase): Omit<TargetCheck, 'dialect'>[] {
   if (result.operator) checks.push(...operatorChecks(result.operator))
   if (result.catalogEdits) checks.push(...catalogEditChecks(result.catalogEdits))
   if (result.webhooks) checks.push(...webhookChecks(result.webhooks))
+  if (result.streams) checks.push(streamCheck(result.streams))
   return checks
 }
 
@@ -160,9 +161,32 @@ function webhookChecks(results: WebhookResults): Omit<TargetCheck, 'dialect'>[] 
   return checks
 }
 
+/**
+ * Issue 24, item 7: with every stream it serves open and none read, the node stays under the
+ * service's memory target, its peak since it started included; each stream must still have
+ * been open when the peak was read.
+ */
+const STALLED_STREAMS_RSS_MB = 200
+
+function streamCheck(results: StreamResults): Omit<TargetCheck, 'dialect'> {
+  const { peakBeforeStreams, peakWithStreams } = results.rssBytes
+  const peak = Math.max(peakBeforeStreams ?? 0, peakWithStreams ?? 0)
+  const open = results.stalled?.established ?? results.streams
+  return {
+    figure: `peak RSS of a node with ${results.streams} stalled event streams over ${results.messages.toLocaleString('en')} events of ${(results.eventBytes / 1000).toFixed(0)} kB`,
+    target: `< ${STALLED_STREAMS_RSS_MB} MB`,
+    measured: peakWithStreams === null ? 'n/a' : `${(peak / MB).toFixed(0)} MB (${open} streams open)`,
+    met: peakWithStreams !== null && peak < STALLED_STREAMS_RSS_MB * MB && open === results.streams,
+  }
+}
+
 function checksOf(result: MeasuredDatabase | SectionsMeasured): Omit<TargetCheck, 'dialect'>[] {
   if (result.status === 'measured') return checksFor(result)
-  return [...result.catalogEdits ? catalogEditChecks(result.catalogEdits) : [], ...result.webhooks ? webhookChecks(result.webhooks) : []]
+  return [
+    ...result.catalogEdits ? catalogEditChecks(result.catalogEdits) : [],
+    ...result.webhooks ? webhookChecks(result.webhooks) : [],
+    ...result.streams ? [streamCheck(result.streams)] : [],
+  ]
 }
 
 export function checkTargets(report: BenchReport): TargetCheck[] {
