@@ -106,6 +106,7 @@ export async function measureStreams(newDatabase: NewDatabase, ctx: RunContext):
   try {
     service = await startService({ databaseUrl: database.url, catalogPath: ctx.catalogPath(ctx.settings.growth.small.tours), logDir: ctx.workDir })
     const node = service
+    const started = node.peakRssBytes()
     const nodePort = Number(new URL(node.baseUrl).port)
     ctx.progress(`streams: ${MESSAGES.toLocaleString('en')} contact messages of about 15 kB`)
     const making = performance.now()
@@ -149,7 +150,7 @@ export async function measureStreams(newDatabase: NewDatabase, ctx: RunContext):
       eventBytes,
       makeSeconds,
       beyondCapStatus: beyond.status,
-      rssBytes: { beforeStreams, peakBeforeStreams, peakWithStreams, afterClose: readProcessMemory(node.pid)?.rssBytes ?? null },
+      rssBytes: { started, beforeStreams, peakBeforeStreams, peakWithStreams, afterClose: readProcessMemory(node.pid)?.rssBytes ?? null },
       stalled,
       healthz: { before, withStreams, afterClose },
     }

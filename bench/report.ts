@@ -72,6 +72,7 @@ function streamSection(results: StreamResults): string {
       + `GET /healthz is asked ${healthz.before.requests} times, one after the other, in each phase; latencies in ms.`,
     '',
     table(['phase', 'RSS', 'peak RSS', 'healthz p50', 'p99', 'max'], [
+      ['started', '', megabytes(rss.started), '', '', ''],
       ['messages made, no stream open', megabytes(rss.beforeStreams), `${megabytes(rss.peakBeforeStreams)} since the start`, ...latency(healthz.before)],
       [`${results.streams} stalled streams open`, '', `${megabytes(rss.peakWithStreams)} while open`, ...latency(healthz.withStreams)],
       ['streams closed by the bench', megabytes(rss.afterClose), '', ...latency(healthz.afterClose)],

@@ -178,10 +178,11 @@ export interface StreamResults {
   /** The answer to one stream more than the node serves. */
   beyondCapStatus: number
   /**
-   * The node's RSS once the messages were made (current, and its peak since it started),
-   * its peak while the streams were open (VmHWM reset as they opened), and once they closed.
+   * The node's peak RSS once started; its RSS once the messages were made (current, and its
+   * peak since it started); its peak while the streams were open (VmHWM reset as they opened);
+   * its RSS once they closed.
    */
-  rssBytes: { beforeStreams: number | null, peakBeforeStreams: number | null, peakWithStreams: number | null, afterClose: number | null }
+  rssBytes: { started: number | null, beforeStreams: number | null, peakBeforeStreams: number | null, peakWithStreams: number | null, afterClose: number | null }
   /** Once the node had stopped writing them: streams still established, bytes in the kernel's buffers toward their readers, seconds since they opened; null without /proc/net/tcp. */
   stalled: { established: number, queuedBytes: number, seconds: number } | null
   healthz: { before: HealthzLatency, withStreams: HealthzLatency, afterClose: HealthzLatency }
