@@ -36,8 +36,13 @@ export const STREAM_RECHECK_MS = 2_000
 export const STREAM_LIMITS = { perNode: 200, perCredential: 10 }
 /** A stream whose socket stays full this long (by the injected clock) is closed; its reader reconnects with Last-Event-ID. */
 export const STREAM_BEHIND_LIMIT_MS = 30_000
-/** More than this waiting for one stream is read over several ticks. */
-const BATCH = 200
+/**
+ * Events read at once for one feed position. Small, because stalled streams soon sit at
+ * different positions and each drained socket costs one read: 200 rows of 15 kB contact
+ * messages made every drain hold about 3 MB (`npm run bench -- --only streams`). A reader
+ * that takes a whole batch is polled again at once, so catching up stays as fast.
+ */
+const BATCH = 20
 
 interface StreamState {
   /** When (performance.now) its credential was last found good. */
@@ -132,11 +137,13 @@ export class EventStreamHub {
         if (rows.length === 0) continue
         // Read after the rows, so a credential revoked before an event committed never sees it.
         const allowed = this.#credentialChecks()
-        let messages: Buffer[] | null = null
+        // Rendered once for the group, and only as far as some socket takes them.
+        const messages: Buffer[] = []
+        const message = (i: number) => messages[i] ??= Buffer.from(this.render(instanceId, rows[i]))
         for (const subscriber of group) {
           if (!this.#subscribers.has(subscriber) || !await allowed(subscriber)) continue
-          messages ??= rows.map((row) => Buffer.from(this.render(instanceId, row)))
-          this.#deliver(subscriber, rows, messages)
+          const tookAll = this.#deliver(subscriber, rows, message)
+          if (tookAll && rows.length === BATCH) this.#pollAgain = true
         }
       }
     } catch (err) {
@@ -150,16 +157,20 @@ export class EventStreamHub {
     }
   }
 
-  /** Writes the messages in order while the socket takes them; the stream's position follows what was written. */
-  #deliver(subscriber: StreamSubscriber, rows: EventRow[], messages: Buffer[]): void {
+  /**
+   * Writes the messages in order while the socket takes them; the stream's position follows
+   * what was written. True when the socket still has room after the last one.
+   */
+  #deliver(subscriber: StreamSubscriber, rows: EventRow[], message: (i: number) => Buffer): boolean {
     for (let i = 0; i < rows.length; i++) {
-      const room = subscriber.write(messages[i])
+      const room = subscriber.write(message(i))
       subscriber.afterSeq = rows[i].seq
       if (!room) {
         this.#subscribers.get(subscriber)!.behindSince = this.clock.now().epochMilliseconds
-        return
+        return false
       }
     }
+    return true
   }
 
   #dropStalled(): void {
