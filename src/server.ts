@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import { pino } from 'pino'
 import { buildApp } from './app.ts'
 import { ConfigError } from './config/config-error.ts'
-import { readSettings } from './config/env.ts'
+import { listenOrigin, readSettings } from './config/env.ts'
 import { closeContext, createContext, type AppContext } from './context.ts'
 import { systemClock } from './domain/clock.ts'
 import { bookingPagePath } from './domain/page-paths.ts'
@@ -38,9 +38,12 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'))
 
   await app.listen({ port: settings.port, host: settings.host })
-  context.scheduler.start()
   const address = app.server.address()
   const port = typeof address === 'object' && address ? address.port : settings.port
+  // PORT=0 picks the port only now: links (manage, setup, email) name the one it picked
+  // unless TOURDESK_PUBLIC_URL says where the service is reached.
+  if (settings.port === 0 && settings.publicUrl === listenOrigin(settings.host, 0)) context.emailSettings.publicUrl = listenOrigin(settings.host, port)
+  context.scheduler.start()
   for (const catalog of context.catalogs.values()) {
     const base = `http://${settings.host}:${port}/api/${catalog.instance.prefix}`
     app.log.info({ instance: catalog.instance.prefix, base_url: base }, `${catalog.instance.name}: ${base}`)
