@@ -150,12 +150,12 @@ function parseSmtpUrl(raw: string | undefined): string | null {
   return raw
 }
 
-/** The origin (scheme, host, port) of TOURDESK_PUBLIC_URL; by default the address the service listens on. */
 /** Where guests and staff reach the service when TOURDESK_PUBLIC_URL is unset: the listen address. */
 export function listenOrigin(host: string, port: number): string {
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`
 }
 
+/** The origin (scheme, host, port) of TOURDESK_PUBLIC_URL; by default the address the service listens on. */
 function parsePublicUrl(raw: string | undefined, port: number, host: string): string {
   if (raw === undefined || raw === '') return listenOrigin(host, port)
   let url: URL
