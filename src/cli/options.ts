@@ -7,7 +7,7 @@ import { Email } from '../schemas/admin/staff.ts'
 /** Options several commands share; a value of the wrong shape is a usage error (exit 2), like an unknown option. */
 export const instanceOption = () => new Option('--instance <prefix>', 'the instance, by its prefix in the catalog (e.g. lisbon)').makeOptionMandatory()
 
-export const roleOption = () => new Option('--role <role>', 'what the account or key may do (OPERATOR.md, "Roles")').choices(ROLES).makeOptionMandatory()
+export const roleOption = () => new Option('--role <role>', 'what the account or key may do (docs/operator-api.md, "Roles")').choices(ROLES).makeOptionMandatory()
 
 export const emailOption = () => new Option('--email <email>', 'email address').makeOptionMandatory().argParser((value) => {
   if (!Value.Check(Email, value)) throw new InvalidArgumentError('not an email address')

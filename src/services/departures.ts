@@ -4,7 +4,6 @@ import { formatStoredInZone, todayIn, toStoredInstant } from '../domain/instant-
 import { findDeparture, type Departure } from '../domain/schedule.ts'
 import { ApiError } from '../errors/api-error.ts'
 import type { CatalogTour } from '../schemas/catalog.ts'
-import type { Actor } from '../store/audit.ts'
 import type { BookingRow, DepartureKey } from '../store/bookings.ts'
 import type { DepartureChange, DepartureRow } from '../store/departures.ts'
 import type { Store } from '../store/store.ts'
@@ -13,50 +12,10 @@ import { requireTour } from './availability.ts'
 import { countSeats, departureData, departureRecord, seatTotal, type DepartureRecord } from './departure-record.ts'
 import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 import { byListOrder, entriesAfter, scheduledOn } from './scheduled-days.ts'
+import { listDates, parseStart, requireVersion, type Cancellation, type ChangeContext, type DepartureChangeRequest, type DepartureContext, type ListPosition, type ListQuery } from './departure-requests.ts'
 
-/** The longest window GET /departures reads at once. */
-export const MAX_LIST_DAYS = 62
-/** Days listed when the request gives no `to`. */
-const DEFAULT_LIST_DAYS = 14
 /** Bookings moved by one statement of a cancellation, well under both databases' bound-parameter limits. */
 const IDS_PER_STATEMENT = 500
-
-export interface DepartureContext {
-  catalog: InstanceCatalog
-  now: Temporal.Instant
-}
-
-export interface ChangeContext extends DepartureContext {
-  actor: Actor
-  requestId: string | null
-}
-
-/** Where the previous page of a list ended. */
-export interface ListPosition {
-  startKey: string
-  tourId: string
-}
-
-export interface ListQuery {
-  from?: string
-  to?: string
-  tour?: string
-  limit: number
-  after: ListPosition | null
-}
-
-export interface DepartureChangeRequest {
-  capacity?: number
-  closed?: boolean
-  note?: string | null
-}
-
-export interface Cancellation {
-  departure: DepartureRecord
-  cancelledBookings: number
-  releasedHolds: number
-}
-
 const keyOf = (instanceId: string, tourId: string, startKey: string): DepartureKey => ({ instance_id: instanceId, tour_id: tourId, start_at: startKey })
 /** A departure as the audit log names it: by tour and start, and as people know it, the tour's title and its local start. */
 const targetOf = (key: DepartureKey, catalog: InstanceCatalog) => ({
@@ -65,36 +24,6 @@ const targetOf = (key: DepartureKey, catalog: InstanceCatalog) => ({
 })
 /** The stored instant one millisecond later: an exclusive bound that takes in `key` itself (stored instants are to the millisecond). */
 const justAfter = (key: string) => new Date(Date.parse(key) + 1).toISOString()
-
-/** A start given by an operator, as an instant; a text Temporal cannot read is refused like any malformed field. */
-export function parseStart(text: string, field: string): Temporal.Instant {
-  try {
-    return Temporal.Instant.from(text)
-  } catch {
-    throw new ApiError('validation_failed', `${field} must be an RFC 3339 date-time with an offset`, { errors: [{ field, message: 'must be an RFC 3339 date-time with an offset' }] })
-  }
-}
-
-function requireVersion(row: DepartureRow, ifMatch: number | null): void {
-  if (ifMatch !== null && row.version !== ifMatch) {
-    throw new ApiError('precondition_failed', `The departure is at version ${row.version}, not ${ifMatch}; read it again`, { version: row.version })
-  }
-}
-
-/** The local dates a list covers: `from` (default today) to `to` (default 14 days), at most MAX_LIST_DAYS. */
-function listDates(query: ListQuery, today: Temporal.PlainDate): { from: Temporal.PlainDate, to: Temporal.PlainDate } {
-  const from = query.from === undefined ? today : Temporal.PlainDate.from(query.from, { overflow: 'reject' })
-  const to = query.to === undefined ? from.add({ days: DEFAULT_LIST_DAYS - 1 }) : Temporal.PlainDate.from(query.to, { overflow: 'reject' })
-  if (Temporal.PlainDate.compare(to, from) < 0) {
-    throw new ApiError('date_out_of_range', 'to is before from', { errors: [{ field: 'to', message: 'must be on or after from' }] })
-  }
-  if (from.until(to).days + 1 > MAX_LIST_DAYS) {
-    throw new ApiError('date_out_of_range', `A list covers at most ${MAX_LIST_DAYS} days`, {
-      errors: [{ field: 'to', message: `must be at most ${MAX_LIST_DAYS - 1} days after from` }],
-    })
-  }
-  return { from, to }
-}
 
 /**
  * The operator's departures (docs/operator-api.md, "Departures"). A departure is a scheduled start, a

@@ -5,7 +5,7 @@ import { runIdempotent } from '../../http/idempotency.ts'
 import {
   Departure, DepartureCancelled, DepartureCancelRequest, DepartureChange, DepartureList, DepartureListQuery, DepartureManifest, DepartureParams, NewDeparture,
 } from '../../schemas/admin/departure.ts'
-import { MAX_LIST_DAYS, parseStart, type Cancellation, type ChangeContext } from '../../services/departures.ts'
+import { MAX_LIST_DAYS, parseStart, type Cancellation, type ChangeContext } from '../../services/departure-requests.ts'
 import { actorOf } from '../../services/staff-auth.ts'
 import { departureData } from '../../services/departure-record.ts'
 import { manifestCsv, manifestFileName, manifestView } from '../departure-view.ts'

@@ -3,7 +3,7 @@ import { Instant, Nullable } from '../common.ts'
 import { named } from '../named.ts'
 
 export const Role = named('Role', Type.Union([Type.Literal('guide'), Type.Literal('viewer'), Type.Literal('staff'), Type.Literal('manager')], {
-  description: 'guide, viewer, staff or manager (OPERATOR.md, "Roles")',
+  description: 'guide, viewer, staff or manager (docs/operator-api.md, "Roles")',
 }))
 export type RoleName = Static<typeof Role>
 
