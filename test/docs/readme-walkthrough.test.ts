@@ -4,6 +4,7 @@ import { once } from 'node:events'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
+import { Temporal } from 'temporal-polyfill'
 import { PROJECT_ROOT } from '../../src/project-root.ts'
 import { build } from '../helpers/build.ts'
 
@@ -66,8 +67,11 @@ test("the README's curl walk-through runs as pasted: it finds a slot, holds it, 
 
   assert.equal(index.timezone, 'Europe/Lisbon')
   assert.ok(search.tours.some((tour: { id: string }) => tour.id === 'belem-bike'), 'q=belem finds the Belém bike tour')
-  const firstBookable = availability.slots.find((slot: { bookable: boolean }) => slot.bookable)
-  assert.ok(firstBookable, 'the demo has a bookable Alfama walk')
+  // The cancellation at the end must be free: the slot picked is past the policy's 48 hours.
+  const dayThree = Temporal.PlainDate.from(availability.date).add({ days: 3 }).toString()
+  const firstBookable = availability.slots.find((slot: { bookable: boolean, date: string }) => slot.bookable && slot.date >= dayThree)
+  assert.ok(firstBookable, 'the demo has a bookable Alfama walk three days ahead')
+  assert.ok(Date.parse(firstBookable.start) > service.clock.now().add({ hours: 48 }).epochMilliseconds, 'the slot is beyond the 48 hours of free cancellation')
 
   assert.equal(hold.status, 'held')
   assert.equal(hold.start, firstBookable.start, 'the hold is on the slot the walk-through picked itself')
@@ -87,4 +91,5 @@ test("the README's curl walk-through runs as pasted: it finds a slot, holds it, 
   assert.equal(cancel.id, hold.id)
   assert.equal(cancel.code, checkout.code)
   assert.equal(cancel.status, 'cancelled')
+  assert.deepEqual([cancel.cancellation.fee_percent, cancel.cancellation.fee], [0, 0], 'the walk-through shows a free cancellation')
 })
