@@ -3,7 +3,7 @@ import http from 'node:http'
 import https from 'node:https'
 import { isIP } from 'node:net'
 import type { Temporal } from 'temporal-polyfill'
-import type { Clock } from '../domain/clock.ts'
+import { systemClock, type Clock } from '../domain/clock.ts'
 import { formatStoredInZone, toStoredInstant } from '../domain/instant-format.ts'
 import type { EventRow } from '../store/events.ts'
 import type { Store } from '../store/store.ts'
@@ -20,13 +20,19 @@ export interface WebhookSettings {
   allowPrivate: boolean
   /** The waits before each retry (TOURDESK_WEBHOOK_RETRY_SCHEDULE), in milliseconds. */
   retryScheduleMs: readonly number[]
+  /**
+   * The wall clock the signature's timestamp and an HTTP-date Retry-After are read with. It is
+   * not the service's clock: receivers compare the timestamp with their own
+   * (docs/events-and-webhooks.md, "Webhooks"), so a service whose clock a test holds still signs in real time.
+   */
+  signingClock: Clock
 }
 
 const MINUTE = 60_000
 const HOUR = 60 * MINUTE
 /** docs/events-and-webhooks.md, "Webhooks": retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h. */
 export const DEFAULT_RETRY_SCHEDULE_MS: readonly number[] = [5_000, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 14 * HOUR, 20 * HOUR, 24 * HOUR]
-export const DEFAULT_WEBHOOK_SETTINGS: WebhookSettings = { allowPrivate: false, retryScheduleMs: DEFAULT_RETRY_SCHEDULE_MS }
+export const DEFAULT_WEBHOOK_SETTINGS: WebhookSettings = { allowPrivate: false, retryScheduleMs: DEFAULT_RETRY_SCHEDULE_MS, signingClock: systemClock }
 
 /** No answer within this is a failed attempt. */
 const TIMEOUT_MS = 15_000
@@ -86,7 +92,8 @@ export function afterFailure(attemptsMade: number, schedule: readonly number[], 
  * unless private addresses are allowed, every address the connection resolves to checked
  * (safe-address.ts), so DNS that changes after the endpoint was made cannot reach inside.
  */
-export async function postOnce(url: string, headers: Record<string, string>, body: string, allowPrivate: boolean): Promise<AttemptResult> {
+export async function postOnce(url: string, headers: Record<string, string>, body: string, settings: Pick<WebhookSettings, 'allowPrivate' | 'signingClock'>): Promise<AttemptResult> {
+  const { allowPrivate, signingClock } = settings
   const started = performance.now()
   const kept: Buffer[] = []
   const done = (status: number | null, error: string | null, retryAfter: number | null = null): AttemptResult => ({
@@ -120,7 +127,7 @@ export async function postOnce(url: string, headers: Record<string, string>, bod
       const finish = () => {
         if (status >= 200 && status < 300) return resolve(done(status, null))
         const redirect = status >= 300 && status < 400 ? ' (redirects are not followed)' : ''
-        resolve(done(status, `the receiver answered ${status}${redirect}`, retryAfterMs(response.headers['retry-after'], Date.now())))
+        resolve(done(status, `the receiver answered ${status}${redirect}`, retryAfterMs(response.headers['retry-after'], signingClock.now().epochMilliseconds)))
       }
       response.on('end', finish)
       response.on('close', finish)
@@ -140,16 +147,16 @@ export function signingSecrets(endpoint: WebhookEndpointRow, now: string): strin
     ? [endpoint.secret, endpoint.previous_secret] : [endpoint.secret]
 }
 
+/** The body a webhook carries for an event: the operator API's record of it (src/admin/event-view.ts, handed over by src/context.ts). */
+export type EventPayload = (event: EventRow, catalog: InstanceCatalog) => unknown
+
 /**
  * Attempts the deliveries that are due, on every node (docs/events-and-webhooks.md, "Webhooks"): each is
  * claimed under a 30-second lease, so one node makes a given attempt; a node that dies
  * mid-attempt leaves the lease to lapse, and another node makes the same attempt again
- * (same webhook-id). The signature's timestamp is the wall-clock time of the attempt, which
- * receivers compare with their own clock; the schedule follows the service's clock.
+ * (same webhook-id). The signature's timestamp is the time of the attempt by the signing
+ * clock (WebhookSettings), which receivers compare with their own; the schedule follows the service's clock.
  */
-/** The body a webhook carries for an event: the operator API's record of it (src/admin/event-view.ts, handed over by src/context.ts). */
-export type EventPayload = (event: EventRow, catalog: InstanceCatalog) => unknown
-
 export function webhookDelivery(store: Store, catalogs: CatalogRegistry, clock: Clock, settings: WebhookSettings, payloadOf: EventPayload) {
   const { webhooks } = store
 
@@ -159,7 +166,7 @@ export function webhookDelivery(store: Store, catalogs: CatalogRegistry, clock: 
   }
 
   function sign(endpoint: WebhookEndpointRow, id: string, body: string, now: string) {
-    return signedHeaders(signingSecrets(endpoint, now), id, Math.floor(Date.now() / 1000), body)
+    return signedHeaders(signingSecrets(endpoint, now), id, Math.floor(settings.signingClock.now().epochMilliseconds / 1000), body)
   }
 
   async function disable(endpoint: WebhookEndpointRow, at: string, reason: string): Promise<void> {
@@ -186,7 +193,7 @@ export function webhookDelivery(store: Store, catalogs: CatalogRegistry, clock: 
       return 'failed'
     }
     const body = JSON.stringify(payloadOf({ ...event, seq: Number(event.seq) }, catalog))
-    const result = await postOnce(endpoint.url, sign(endpoint, event.id, body, toStoredInstant(now)), body, settings.allowPrivate)
+    const result = await postOnce(endpoint.url, sign(endpoint, event.id, body, toStoredInstant(now)), body, settings)
     const done = toStoredInstant(clock.now())
     const logged = { at: startedAt, duration_ms: result.durationMs, status: result.status, error: result.error, answer: result.answer }
     if (result.error === null) {
@@ -317,7 +324,7 @@ export function webhookDelivery(store: Store, catalogs: CatalogRegistry, clock: 
         id, type: 'webhook.test', occurred_at: formatStoredInZone(stored, catalog.instance.timezone),
         instance: { prefix: catalog.instance.prefix, ref: catalog.instance.ref }, data: { endpoint_id: endpoint.id },
       })
-      return { id, ...await postOnce(endpoint.url, sign(endpoint, id, body, stored), body, settings.allowPrivate) }
+      return { id, ...await postOnce(endpoint.url, sign(endpoint, id, body, stored), body, settings) }
     },
 
     runDue,

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
+import { Temporal } from 'temporal-polyfill'
 import { contractChecked, FADO_TUE, guestBooking, operatorService } from '../admin/bookings-fixtures.ts'
 import { apiKeyClient } from '../helpers/operator.ts'
 import { receiver } from './receiver.ts'
@@ -199,4 +200,16 @@ test('an endpoint that has failed for 5 days is disabled', async (t) => {
   assert.equal(endpoint.failing_since, failingSince)
   const audit = (await admin.get('/audit?action=webhook.disabled')).body.entries
   assert.equal(audit.length, 1)
+})
+
+test('webhook-timestamp is read from the injected signing clock, and the reference library verifies it', async (t) => {
+  const signedAt = Temporal.Now.instant().subtract({ seconds: 90 }).round({ smallestUnit: 'second', roundingMode: 'floor' })
+  const { service } = await operatorService(t, { webhooks: { ...PRIVATE_ALLOWED, signingClock: { now: () => signedAt } } })
+  const hooks = await receiver(t)
+  const made = await (await manager(service)).post('/webhooks', { url: hooks.url, events: ['booking.requested'] })
+  hooks.trust(made.body.secret)
+  await guestBooking(service, { tour_id: 'fado-night', start: FADO_TUE, party: 2 })
+  assert.equal((await service.context.scheduler.runNow('webhooks') as any).delivered, 1)
+  assert.equal(hooks.received[0].headers['webhook-timestamp'], String(signedAt.epochMilliseconds / 1000))
+  hooks.assertAllVerified()
 })
