@@ -7,6 +7,7 @@ import { RedisBuckets } from './http/redis-buckets.ts'
 import { bookingService, type BookingService } from './services/bookings.ts'
 import { catalogEditor, type CatalogEditor } from './catalog/catalog-editor.ts'
 import { CatalogRegistry } from './catalog/catalog-registry.ts'
+import { departureMinimum } from './services/departure-minimum.ts'
 import { departureService, type DepartureService } from './services/departures.ts'
 import { operatorBookingService, type OperatorBookingService } from './services/operator-bookings.ts'
 import { departureDeadlines } from './jobs/departure-deadlines.ts'
@@ -111,6 +112,8 @@ export async function openContext(options: ContextOptions): Promise<AppContext> 
       info: (details, message) => log?.info?.(details, message),
       error: (details, message) => (log?.error ?? log?.warn)?.call(log, details, message),
     })
+    // One minimum-to-run reporter, shared by guest and staff bookings (src/services/departure-minimum.ts).
+    const minimum = departureMinimum(store)
     const webhooks = webhookDelivery(store, catalogs, options.clock, { ...DEFAULT_WEBHOOK_SETTINGS, ...options.webhooks }, eventView)
     const emailSettings: EmailSettings = { smtpUrl: options.email?.smtpUrl ?? null, publicUrl: options.email?.publicUrl ?? 'http://127.0.0.1:3000' }
     const emails = emailOutbox(store, catalogs, secret, emailSettings)
@@ -128,8 +131,8 @@ export async function openContext(options: ContextOptions): Promise<AppContext> 
         },
       },
       secret,
-      bookings: bookingService(store),
-      operatorBookings: operatorBookingService(store),
+      bookings: bookingService(store, minimum),
+      operatorBookings: operatorBookingService(store, minimum),
       departures: departureService(store),
       staff: staffAuth(store, secret),
       privacy: privacyRequests(store, secret),

@@ -17,7 +17,7 @@ import type { Plan, RecordAnswer as RecordBookingAnswer } from '../store/write-p
 import { lastBookableDate, requirePartyInRange, requireOfferedTour } from './availability.ts'
 import { newBookingCode } from './booking-code.ts'
 import { departureOf, seatsFreedBy, takeSeatsOrRefuse } from './booking-seats.ts'
-import { departureMinimum } from './departure-minimum.ts'
+import type { DepartureMinimum } from './departure-minimum.ts'
 import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 import { requireUsablePromo } from './promo-codes.ts'
 
@@ -85,9 +85,8 @@ async function requireDeparture(ctx: BookingContext, tour: CatalogTour, startTex
   return bookable
 }
 
-export function bookingService(store: Store) {
+export function bookingService(store: Store, minimum: DepartureMinimum) {
   const { bookings, promoRedemptions } = store
-  const minimum = departureMinimum(store)
 
   /** Gives back the seats of bookings that left a seat-holding status; a booking no longer there changed nothing. */
   function* freeSeatsOf(rows: readonly BookingRow[]): Plan<void> {

@@ -18,7 +18,7 @@ import { requirePartyInRange, requireTour } from './availability.ts'
 import { newBookingCode } from './booking-code.ts'
 import { departureOf, takeSeatsOrRefuse } from './booking-seats.ts'
 import { policyOf } from './bookings.ts'
-import { departureMinimum } from './departure-minimum.ts'
+import type { DepartureMinimum } from './departure-minimum.ts'
 import { invalidTransition, trimmedOrNull, type OperatorBookingPlans, type OperatorContext, type RecordRow } from './operator-booking-plan.ts'
 import { normalisePhone } from './phone-number.ts'
 import { requireUsablePromo } from './promo-codes.ts'
@@ -40,9 +40,8 @@ const addonQuantitiesOf = (row: BookingRow): Record<string, number> =>
   Object.fromEntries((JSON.parse(row.addons) as Array<{ id: string, quantity: number }>).map((line) => [line.id, line.quantity]))
 
 /** The operator's bookings made or changed by hand: staff bookings, moves and resizes, contact and note, releases from quarantine. */
-export function operatorBookingChanges(store: Store, plans: OperatorBookingPlans) {
+export function operatorBookingChanges(store: Store, plans: OperatorBookingPlans, minimum: DepartureMinimum) {
   const { bookings, promoRedemptions, audit } = store
-  const minimum = departureMinimum(store)
   const { reads } = plans
 
   /**

@@ -8,6 +8,7 @@ import type { BookingRow } from '../store/bookings.ts'
 import type { BookingEventRow, BookingFilter, BookingPosition, RecordedChange } from '../store/operator-bookings.ts'
 import type { Store } from '../store/store.ts'
 import { operatorBookingActions } from './operator-booking-actions.ts'
+import type { DepartureMinimum } from './departure-minimum.ts'
 import { operatorBookingChanges } from './operator-booking-changes.ts'
 import { operatorBookingPlans, SYSTEM } from './operator-booking-plan.ts'
 import { requestDeadlineSweep } from './request-deadline.ts'
@@ -66,7 +67,7 @@ function actorOf(event: BookingEventRow, bookingId: string, changes: readonly Re
  * status actions (operator-booking-actions.ts), bookings made and changed by hand
  * (operator-booking-changes.ts) and the request deadline (request-deadline.ts) beside.
  */
-export function operatorBookingService(store: Store) {
+export function operatorBookingService(store: Store, minimum: DepartureMinimum) {
   const plans = operatorBookingPlans(store)
   const { reads } = plans
   return {
@@ -91,7 +92,7 @@ export function operatorBookingService(store: Store) {
     },
 
     ...operatorBookingActions(store, plans),
-    ...operatorBookingChanges(store, plans),
+    ...operatorBookingChanges(store, plans, minimum),
     ...requestDeadlineSweep(store, plans),
   }
 }
