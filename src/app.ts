@@ -87,6 +87,8 @@ export async function buildApp(context: AppContext, options: AppOptions = {}) {
 
   answerOutsideRoutes(app.server)
   app.decorate('tourdesk', context)
+  const { store, clock, catalogs, secret, rateLimiter } = context
+  app.decorate('httpParts', { store, clock, catalogs, secret, rateLimiter })
   app.decorateRequest('catalog', null as never)
   app.decorateRequest('session', null)
   registerJsonBodyParser(app)

@@ -28,7 +28,7 @@ function checkCsrfToken(request: FastifyRequest): void {
   if (typeof token !== 'string' || token === '') {
     throw new ApiError('csrf_missing', 'Send the X-CSRF-Token header; POST /session gives the token')
   }
-  const { secret } = request.server.tourdesk
+  const { secret } = request.server.httpParts
   if (request.session === null || !csrfTokenMatches(secret, request.catalog.instance.ref, request.session.id, token)) {
     throw new ApiError('csrf_invalid', 'X-CSRF-Token does not belong to this session; get a new one from POST /session')
   }

@@ -53,7 +53,7 @@ export async function runIdempotent<T>(
       errors: [{ field: 'Idempotency-Key', message: 'must be 1 to 255 visible ASCII characters' }],
     })
   }
-  const { store, clock } = request.server.tourdesk
+  const { store, clock } = request.server.httpParts
   const scope: IdempotencyScope = { instance_id: request.catalog.instance.ref, caller, key }
   const fingerprint = fingerprintOf(request)
   const now = clock.now()

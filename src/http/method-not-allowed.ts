@@ -24,7 +24,7 @@ export function registerRoutingErrors(app: FastifyInstance): void {
   const answer = (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0]
     const [, root, prefix] = path.split('/')
-    const catalog = root === 'api' ? app.tourdesk.catalogs.get(prefix) : undefined
+    const catalog = root === 'api' ? app.httpParts.catalogs.get(prefix) : undefined
     const knownInstance = root !== 'api' || catalog !== undefined
     const match = knownInstance ? routes.find((r) => r.pattern.test(path)) : undefined
     if (match) {

@@ -66,7 +66,7 @@ export function toApiError(error: FastifyError | Error): ApiError {
 }
 
 export function handleError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  if (request.server.tourdesk.store.isUnavailable(error)) {
+  if (request.server.httpParts.store.isUnavailable(error)) {
     request.log.warn({ err: error }, 'database unavailable')
     return sendProblem(reply, new ApiError('unavailable', 'The service cannot reach its database; retry shortly', { headers: { 'Retry-After': '1' } }))
   }

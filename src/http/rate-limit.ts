@@ -52,7 +52,7 @@ function rateClassOf(request: FastifyRequest): RateClass {
  * rate_limited with Retry-After when either bucket is empty.
  */
 export async function enforceRateLimit(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  const { rateLimiter, clock } = request.server.tourdesk
+  const { rateLimiter, clock } = request.server.httpParts
   if (rateLimiter === null) return
   const rateClass = rateClassOf(request)
   const policy = request.catalog.rateLimits[rateClass]

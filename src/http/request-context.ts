@@ -4,10 +4,27 @@ import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 import type { StaffIdentity } from '../services/staff-auth.ts'
 import type { Access } from '../domain/roles.ts'
 import type { RateClass } from '../domain/token-bucket.ts'
+import type { Clock } from '../domain/clock.ts'
+import type { Store } from '../store/store.ts'
+import type { RateLimiter } from './rate-limit.ts'
 import type { LiveSession } from './session.ts'
+
+/**
+ * What this floor's hooks and helpers use of the services (sessions, kept answers, rate limits,
+ * CSRF, the instance a path names): src/app.ts hands them over as `app.httpParts`, so src/http/
+ * never reaches for the whole context, which belongs to the floor above.
+ */
+export interface HttpParts {
+  store: Store
+  clock: Clock
+  catalogs: { get(prefix: string): InstanceCatalog | undefined }
+  secret: string
+  rateLimiter: RateLimiter | null
+}
 
 declare module 'fastify' {
   interface FastifyInstance {
+    httpParts: HttpParts
     /** The operator API's routes as registered (empty when TOURDESK_ADMIN is off). */
     operatorRoutes?: RouteOptions[]
   }

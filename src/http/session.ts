@@ -59,7 +59,7 @@ export interface LiveSession {
 export async function resolveSession(request: FastifyRequest): Promise<LiveSession | null> {
   const named = namedSessionId(request)
   if (named === undefined || !SESSION_ID.test(named)) return null
-  const { store, clock } = request.server.tourdesk
+  const { store, clock } = request.server.httpParts
   const live = await store.sessions.findLive(request.catalog.instance.ref, named, toStoredInstant(clock.now()))
   return live ? { id: live.id, expiresAt: Temporal.Instant.from(live.expires_at), lookedUpBookingId: live.looked_up_booking_id } : null
 }
@@ -87,7 +87,7 @@ function setSessionCookie(request: FastifyRequest, reply: FastifyReply, session:
 
 /** The request's live session, creating one (and setting the `sid` cookie) when it names none. */
 export async function ensureSession(request: FastifyRequest, reply: FastifyReply): Promise<LiveSession> {
-  const { store, clock } = request.server.tourdesk
+  const { store, clock } = request.server.httpParts
   if (request.session !== null) return request.session
   const now = clock.now()
   const session = { id: newSessionId(), expiresAt: newSessionExpiry(now), lookedUpBookingId: null }
