@@ -81,7 +81,7 @@ export interface ContextOptions {
   webhooks?: Partial<WebhookSettings>
   /** How often housekeeping runs (TOURDESK_SWEEP_SECONDS; default 30). */
   sweepIntervalSeconds?: number
-  /** SMTP_URL (none by default: messages kept as not_sent) and TOURDESK_PUBLIC_URL. */
+  /** SMTP_URL (none by default: messages kept as not_sent), its TLS settings and TOURDESK_PUBLIC_URL. */
   email?: Partial<EmailSettings>
 }
 
@@ -115,9 +115,9 @@ export async function openContext(options: ContextOptions): Promise<AppContext> 
     // One minimum-to-run reporter, shared by guest and staff bookings (src/services/departure-minimum.ts).
     const minimum = departureMinimum(store)
     const webhooks = webhookDelivery(store, catalogs, options.clock, { ...DEFAULT_WEBHOOK_SETTINGS, ...options.webhooks }, eventView)
-    const emailSettings: EmailSettings = { smtpUrl: options.email?.smtpUrl ?? null, publicUrl: options.email?.publicUrl ?? 'http://127.0.0.1:3000' }
+    const emailSettings: EmailSettings = { smtpUrl: options.email?.smtpUrl ?? null, publicUrl: options.email?.publicUrl ?? 'http://127.0.0.1:3000', smtpTls: options.email?.smtpTls }
     const emails = emailOutbox(store, catalogs, secret, emailSettings)
-    const sending = emailSettings.smtpUrl === null ? null : emailSending(store, catalogs, emailSettings.smtpUrl, emailSettings)
+    const sending = emailSettings.smtpUrl === null ? null : emailSending(store, catalogs, emailSettings.smtpUrl, emailSettings, log)
     const context: AppContext = {
       store,
       clock: options.clock,
@@ -187,6 +187,6 @@ export async function createContext(settings: Settings, clock: Clock, log: Conte
     secret: settings.secret,
     webhooks: { allowPrivate: settings.webhooks.allowPrivate, ...settings.webhooks.retryScheduleMs ? { retryScheduleMs: settings.webhooks.retryScheduleMs } : {} },
     sweepIntervalSeconds: settings.sweepIntervalSeconds,
-    email: { smtpUrl: settings.smtpUrl, publicUrl: settings.publicUrl },
+    email: { smtpUrl: settings.smtpUrl, publicUrl: settings.publicUrl, smtpTls: settings.smtpTls },
   })
 }

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { PROJECT_ROOT } from '../project-root.ts'
 import { ConfigError } from './config-error.ts'
@@ -41,6 +42,8 @@ export interface Settings {
   webhooks: { allowPrivate: boolean, retryScheduleMs: number[] | null }
   /** SMTP_URL (smtp:// or smtps://, credentials in the URL); null keeps every message as not_sent. */
   smtpUrl: string | null
+  /** SMTP_TLS_REJECT_UNAUTHORIZED (on) and SMTP_TLS_CA_FILE (unset, read here): for a relay with a self-signed certificate. */
+  smtpTls: { rejectUnauthorized: boolean, ca: string | null }
   /** TOURDESK_PUBLIC_URL: the origin guests and staff reach, for the links in emails and the CLI's setup links. */
   publicUrl: string
 }
@@ -134,6 +137,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     trustProxy: parseTrustProxy(env.TOURDESK_TRUST_PROXY),
     webhooks: { allowPrivate: onOffSetting(env, 'TOURDESK_WEBHOOKS_ALLOW_PRIVATE', 'off'), retryScheduleMs: parseDurations(env.TOURDESK_WEBHOOK_RETRY_SCHEDULE) },
     smtpUrl: parseSmtpUrl(env.SMTP_URL),
+    smtpTls: { rejectUnauthorized: onOffSetting(env, 'SMTP_TLS_REJECT_UNAUTHORIZED', 'on'), ca: readCaFile(env.SMTP_TLS_CA_FILE) },
     publicUrl: parsePublicUrl(env.TOURDESK_PUBLIC_URL, port, host),
   }
 }
@@ -148,6 +152,19 @@ function parseSmtpUrl(raw: string | undefined): string | null {
   }
   if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') throw new ConfigError(`SMTP_URL must start with smtp:// or smtps://, got "${url.protocol}//"`)
   return raw
+}
+
+/** SMTP_TLS_CA_FILE's PEM certificates, read at start so a wrong path stops it rather than every send. */
+function readCaFile(path: string | undefined): string | null {
+  if (path === undefined || path === '') return null
+  let text: string
+  try {
+    text = readFileSync(path, 'utf8')
+  } catch (err) {
+    throw new ConfigError(`SMTP_TLS_CA_FILE cannot be read: ${(err as NodeJS.ErrnoException).code ?? String(err)} (${path})`)
+  }
+  if (!text.includes('-----BEGIN CERTIFICATE-----')) throw new ConfigError(`SMTP_TLS_CA_FILE must hold PEM certificates (-----BEGIN CERTIFICATE-----), got ${path}`)
+  return text
 }
 
 /** Where guests and staff reach the service when TOURDESK_PUBLIC_URL is unset: the listen address. */

@@ -17,6 +17,15 @@ export interface EmailSettings {
   smtpUrl: string | null
   /** TOURDESK_PUBLIC_URL. */
   publicUrl: string
+  /** SMTP_TLS_REJECT_UNAUTHORIZED and SMTP_TLS_CA_FILE; by default the system's CAs vouch for the mail server. */
+  smtpTls?: SmtpTlsSettings
+}
+
+export interface SmtpTlsSettings {
+  /** false (SMTP_TLS_REJECT_UNAUTHORIZED=off) takes any certificate: for a local relay only. */
+  rejectUnauthorized: boolean
+  /** PEM certificates (SMTP_TLS_CA_FILE's contents) trusted for the mail server besides Node's bundled CAs. */
+  ca: string | null
 }
 
 export const DEFAULT_REMINDER_HOURS = 24

@@ -1,13 +1,16 @@
+import { rootCertificates } from 'node:tls'
 import nodemailer, { type Transporter } from 'nodemailer'
 import type { Temporal } from 'temporal-polyfill'
 import { toStoredInstant } from '../domain/instant-format.ts'
 import type { ClaimedEmail, SendOutcome } from '../store/emails.ts'
 import type { Store } from '../store/store.ts'
 import type { CatalogRegistry } from '../catalog/catalog-registry.ts'
-import type { EmailSettings } from './email-outbox.ts'
+import type { EmailSettings, SmtpTlsSettings } from './email-outbox.ts'
 import type { Task } from '../jobs/scheduler.ts'
+import { emailFailureLog, type EmailFailureLogger } from './email-failure-log.ts'
+import { smtpFailure } from './smtp-failure.ts'
 
-/** Waits before each retry of a message the mail server did not take for now (a 4xx, no answer). */
+/** Waits before each retry of a message the mail server did not take for now (a 4xx, no answer, a failed connection). */
 const RETRY_SCHEDULE_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 6 * 3_600_000]
 /** nodemailer's own defaults wait minutes for a silent server; a message waits for the next run instead. */
 const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 }
@@ -21,6 +24,12 @@ export interface SendingReport {
   failed: number
 }
 
+/** SMTP_TLS_CA_FILE's certificates, and SMTP_TLS_REJECT_UNAUTHORIZED=off for a relay whose certificate nothing vouches for. */
+function smtpTlsOptions(tls: SmtpTlsSettings | undefined): { rejectUnauthorized: boolean, ca?: string[] } {
+  // Node's `ca` replaces its bundled CAs: they are kept, so a public relay still verifies.
+  return { rejectUnauthorized: tls?.rejectUnauthorized ?? true, ...tls?.ca ? { ca: [...rootCertificates, tls.ca] } : {} }
+}
+
 /** The instance's From: its email_from, else its name at no-reply@ the public host. */
 export function fromAddress(instance: { name: string, email_from?: string }, publicUrl: string): string {
   if (instance.email_from) return instance.email_from
@@ -31,10 +40,12 @@ export function fromAddress(instance: { name: string, email_from?: string }, pub
  * Sends queued messages through SMTP_URL with nodemailer, on every node: each message is
  * claimed with a lease (SKIP LOCKED on PostgreSQL), so one node sends it; its Message-ID is
  * its own id, so a receiver can tell the rare resend after a node died mid-send. A 5xx
- * answer fails the message; anything else is retried on the schedule, then failed.
+ * answer fails the message; anything else is retried on the schedule, then failed. Each
+ * failure is named (src/notify/smtp-failure.ts) and logged (src/notify/email-failure-log.ts).
  */
-export function emailSending(store: Store, catalogs: CatalogRegistry, smtpUrl: string, settings: EmailSettings) {
-  const transport: Transporter = nodemailer.createTransport({ url: smtpUrl, ...SMTP_TIMEOUTS })
+export function emailSending(store: Store, catalogs: CatalogRegistry, smtpUrl: string, settings: EmailSettings, log?: EmailFailureLogger) {
+  const transport: Transporter = nodemailer.createTransport({ url: smtpUrl, ...SMTP_TIMEOUTS, tls: smtpTlsOptions(settings.smtpTls) })
+  const logFailure = emailFailureLog(log, smtpUrl)
 
   async function sendOne(email: ClaimedEmail, now: Temporal.Instant): Promise<SendOutcome> {
     const catalog = catalogs.byRef(email.instance_id)
@@ -51,11 +62,13 @@ export function emailSending(store: Store, catalogs: CatalogRegistry, smtpUrl: s
       })
       return { kind: 'sent', at: toStoredInstant(now) }
     } catch (err) {
-      const { responseCode, message } = err as { responseCode?: number, message?: string }
-      const error = `${responseCode ?? 'no answer'}: ${message ?? String(err)}`.slice(0, 500)
+      const failure = smtpFailure(err)
       const wait = RETRY_SCHEDULE_MS[email.attempts]
-      if ((responseCode !== undefined && responseCode >= 500) || wait === undefined) return { kind: 'failed', error }
-      return { kind: 'retry', next_attempt_at: toStoredInstant(now.add({ milliseconds: wait })), error }
+      const outcome: SendOutcome = failure.kind === 'refused' || wait === undefined
+        ? { kind: 'failed', error: failure.reason }
+        : { kind: 'retry', next_attempt_at: toStoredInstant(now.add({ milliseconds: wait })), error: failure.reason }
+      logFailure({ emailId: email.id, recipient: email.recipient, failure, attempt: email.attempts + 1, retryAt: outcome.kind === 'retry' ? outcome.next_attempt_at : null }, now)
+      return outcome
     }
   }
 

@@ -1,5 +1,9 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { RELAY_CERT } from '../helpers/self-signed-relay.ts'
 import { ConfigError } from '../../src/config/config-error.ts'
 import { DEFAULT_POOL, DEMO_CATALOG_PATH, readSettings } from '../../src/config/env.ts'
 
@@ -104,6 +108,31 @@ describe('readSettings reads valid values', () => {
     assert.equal(settings.host, '0.0.0.0')
     assert.equal(settings.catalogPath, '/etc/tourdesk/catalog.json')
     assert.equal(settings.secret, secret)
+  })
+})
+
+describe('the mail server\'s TLS settings', () => {
+  test('by default the certificate is checked against the system\'s CAs', () => {
+    assert.deepEqual(readSettings({}).smtpTls, { rejectUnauthorized: true, ca: null })
+  })
+
+  test('SMTP_TLS_REJECT_UNAUTHORIZED=off takes any certificate; SMTP_TLS_CA_FILE is read at start', () => {
+    assert.equal(readSettings({ SMTP_TLS_REJECT_UNAUTHORIZED: 'off' }).smtpTls.rejectUnauthorized, false)
+    const dir = mkdtempSync(join(tmpdir(), 'tourdesk-ca-'))
+    const file = join(dir, 'relay.pem')
+    writeFileSync(file, RELAY_CERT)
+    try {
+      assert.deepEqual(readSettings({ SMTP_TLS_CA_FILE: file }).smtpTls, { rejectUnauthorized: true, ca: RELAY_CERT })
+      writeFileSync(file, 'not a certificate')
+      assertRejects({ SMTP_TLS_CA_FILE: file }, 'SMTP_TLS_CA_FILE', /PEM certificates/)
+    } finally {
+      rmSync(dir, { recursive: true })
+    }
+  })
+
+  test('a SMTP_TLS_CA_FILE that is not there, or SMTP_TLS_REJECT_UNAUTHORIZED other than on/off, stops start-up', () => {
+    assertRejects({ SMTP_TLS_CA_FILE: '/nonexistent/relay.pem' }, 'SMTP_TLS_CA_FILE', /cannot be read: ENOENT/)
+    assertRejects({ SMTP_TLS_REJECT_UNAUTHORIZED: 'false' }, 'SMTP_TLS_REJECT_UNAUTHORIZED', /"false"/)
   })
 })
 

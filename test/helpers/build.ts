@@ -27,6 +27,8 @@ export interface BuildOptions {
   email?: ContextOptions['email']
   /** As TOURDESK_REQUEST_LOG, into this logger (the app logs nothing without one). */
   log?: Pick<AppOptions, 'loggerInstance' | 'requestLog'>
+  /** What the services log (catalog drift, background work, failed sends); nothing by default. */
+  contextLog?: ContextOptions['log']
 }
 
 export interface TestService {
@@ -66,7 +68,7 @@ export async function startService(options: StartOptions = {}): Promise<StartedS
   const instances = parseCatalogFile(JSON.stringify(options.catalog ?? demoCatalog()), 'test catalog')
   const context = await openContext({
     database: database.target, catalog: instances, holdSecondsOverride: options.holdSeconds ?? null, clock, rateLimiter: options.rateLimits ? new MemoryBuckets() : null, webhooks: options.webhooks,
-    email: options.email,
+    email: options.email, log: options.contextLog,
   })
   const app = await buildApp(context, { trustProxy: options.trustProxy, database: database.target, admin: options.admin, ...options.log })
   const close = async () => {

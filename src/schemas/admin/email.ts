@@ -37,7 +37,7 @@ export const Email = named('Email', Type.Object({
   text: Type.String({ description: 'The plain-text body; the HTML body says the same' }),
   has_calendar: Type.Boolean({ description: 'An .ics calendar event is attached (UID stable per booking, SEQUENCE its version)' }),
   state: Type.Union([Type.Literal('queued'), Type.Literal('sent'), Type.Literal('failed'), Type.Literal('not_sent')]),
-  state_reason: Nullable(Type.String({ description: 'not_sent: no_smtp (SMTP_URL is unset) or recipient_cap (emails_per_recipient_per_hour reached: counted apart for messages about bookings and for those a guest\'s form makes; alerts to the operator are never capped); failed or queued after a failure: the mail server\'s answer' })),
+  state_reason: Nullable(Type.String({ description: 'not_sent: no_smtp (SMTP_URL is unset) or recipient_cap (emails_per_recipient_per_hour reached: counted apart for messages about bookings and for those a guest\'s form makes; alerts to the operator are never capped); failed or queued after a failure: why, named for what happened (the mail server\'s answer, a TLS failure, no connection, no answer in time)' })),
   attempts: Type.Integer(),
   created_at: Instant,
   sent_at: Nullable(Instant),

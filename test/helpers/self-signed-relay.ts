@@ -1,0 +1,23 @@
+/**
+ * A self-signed certificate for 127.0.0.1 and localhost, valid from 2000 to 2126, for a test mail
+ * relay only: a P-256 key and `openssl ca -selfsign -startdate 20000101000000Z -enddate 21260101000000Z`
+ * with subjectAltName IP:127.0.0.1,DNS:localhost and CA:TRUE, so the same file serves as SMTP_TLS_CA_FILE.
+ */
+export const RELAY_CERT = `-----BEGIN CERTIFICATE-----
+MIIBejCCASGgAwIBAgIBATAKBggqhkjOPQQDAjAeMRwwGgYDVQQDDBN0b3VyZGVz
+ayB0ZXN0IHJlbGF5MCAXDTAwMDEwMTAwMDAwMFoYDzIxMjYwMTAxMDAwMDAwWjAe
+MRwwGgYDVQQDDBN0b3VyZGVzayB0ZXN0IHJlbGF5MFkwEwYHKoZIzj0CAQYIKoZI
+zj0DAQcDQgAElci6OG8alQ8DcOeme0GCZIBZsZHXtec29ZbxIjTKU/C19oqt+kNT
+mobw0wtNre4+UIP8X8p4ZSJz9u7oSup4UaNOMEwwGgYDVR0RBBMwEYcEfwAAAYIJ
+bG9jYWxob3N0MA8GA1UdEwEB/wQFMAMBAf8wHQYDVR0OBBYEFCA8sCoWYsjV4imO
+dfcpa1o5w6/nMAoGCCqGSM49BAMCA0cAMEQCIEocu6w34sy3uJG8lRYEHzniQHTd
+So/CPM/mHk+0/pX8AiAXRmnq6VZx05WHAyBXQj1eMVuWdvuSS5fthLIbQCw2BQ==
+-----END CERTIFICATE-----
+`
+
+export const RELAY_KEY = `-----BEGIN PRIVATE KEY-----
+MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgIv6jxmQg6k/CgL06
+qy/y+bXPFY7kt+ZdUTQu1j2GEV6hRANCAASVyLo4bxqVDwNw56Z7QYJkgFmxkde1
+5zb1lvEiNMpT8LX2iq36Q1OahvDTC02t7j5Qg/xfynhlInP27uhK6nhR
+-----END PRIVATE KEY-----
+`
