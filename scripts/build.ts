@@ -16,7 +16,7 @@ await build({
   platform: 'node',
   target: 'node20',
   format: 'esm',
-  external: ['better-sqlite3', 'esbuild', 'pg-native'],
+  external: ['better-sqlite3', 'better-sqlite3-13', 'esbuild', 'pg-native'],
   // The bundled CommonJS dependencies call require(); an ES module has none of its own.
   banner: { js: "import { createRequire as createRequireForBundle } from 'node:module'; const require = createRequireForBundle(import.meta.url);" },
   sourcemap: 'linked',

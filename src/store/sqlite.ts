@@ -1,10 +1,10 @@
 import { mkdirSync } from 'node:fs'
 import { open, type FileHandle } from 'node:fs/promises'
 import { dirname } from 'node:path'
-import SQLite from 'better-sqlite3'
 import { Kysely, SqliteDialect } from 'kysely'
 import { LruMap } from '../domain/lru-map.ts'
 import type { Database } from './database.ts'
+import { SQLite, type SQLiteDatabase, type SQLiteStatement } from './sqlite-binding.ts'
 import type { Tables } from './tables.ts'
 import { runPlanSync, type Outcome, type Plan, type Statement } from './write-plan.ts'
 
@@ -18,8 +18,8 @@ const UNAVAILABLE_CODES = new Set(['SQLITE_BUSY', 'SQLITE_FULL', 'SQLITE_IOERR',
  * (bounded: `in (…)` lists vary in length). Kysely prepares every query afresh, and
  * preparing costs more than running most of ours.
  */
-function statementCache(connection: SQLite.Database, onWrite: () => void) {
-  const statements = new LruMap<string, SQLite.Statement>(STATEMENT_CACHE_LIMIT)
+function statementCache(connection: SQLiteDatabase, onWrite: () => void) {
+  const statements = new LruMap<string, SQLiteStatement>(STATEMENT_CACHE_LIMIT)
   return (text: string) => {
     let statement = statements.get(text)
     if (!statement) {
@@ -39,7 +39,7 @@ function statementCache(connection: SQLite.Database, onWrite: () => void) {
  * index leaves) to the WAL once instead of once per hold. Everything runs synchronously:
  * no other request can see, or interleave with, a transaction in progress.
  */
-function batchedWriter(connection: SQLite.Database, prepare: (text: string) => SQLite.Statement) {
+function batchedWriter(connection: SQLiteDatabase, prepare: (text: string) => SQLiteStatement) {
   const control = (text: string) => connection.prepare(text)
   const begin = control('begin immediate')
   const commit = control('commit')
@@ -115,7 +115,7 @@ function batchedWriter(connection: SQLite.Database, prepare: (text: string) => S
  * far, off the event loop, and concurrent requests share one fsync. So no answer is sent
  * before its write is on disk, but a burst of commits costs one fsync instead of one each.
  */
-function walFlusher(connection: SQLite.Database, walPath: string) {
+function walFlusher(connection: SQLiteDatabase, walPath: string) {
   const totalChanges = connection.prepare('select total_changes()').pluck()
   /** False while no statement that can write has run since the last fsync: reads skip the check. */
   let mayHaveChanges = true

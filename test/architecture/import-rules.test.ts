@@ -118,7 +118,7 @@ test('only src/store speaks SQL: no file outside it imports a driver, Kysely or 
   const speaksSql = sourceFiles(SRC).filter((file) => folderOf(file) !== 'store').flatMap((file) => {
     const text = readFileSync(file, 'utf8')
     const { importedFiles } = ts.preProcessFile(text, true, true)
-    const drivers = importedFiles.filter(({ fileName }) => ['kysely', 'pg', 'better-sqlite3'].includes(fileName)).map(({ fileName }) => fileName)
+    const drivers = importedFiles.filter(({ fileName }) => ['kysely', 'pg', 'better-sqlite3', 'better-sqlite3-13'].includes(fileName)).map(({ fileName }) => fileName)
     const statements = /import\s*{[^}]*\bstatement\b[^}]*}\s*from\s*['"][./]*store\/write-plan\.ts['"]/.test(text) ? ['statement'] : []
     return [...drivers, ...statements].map((what) => `src/${relative(SRC, file)} imports ${what}`)
   })
