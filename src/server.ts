@@ -6,6 +6,8 @@ import { listenOrigin, readSettings } from './config/env.ts'
 import { closeContext, createContext, type AppContext } from './context.ts'
 import { systemClock } from './domain/clock.ts'
 import { bookingPagePath } from './domain/page-paths.ts'
+import { senderAddress } from './notify/sender-address.ts'
+import { backOfficePath } from './web/admin-page.ts'
 
 /** A stop signal ends the process within this, whatever is still in flight (STOP_GRACE_MS of it for background work). */
 const STOP_BOUND_MS = 10_000
@@ -49,8 +51,29 @@ async function main(): Promise<void> {
     app.log.info({ instance: catalog.instance.prefix, base_url: base }, `${catalog.instance.name}: ${base}`)
     const page = `http://${settings.host}:${port}${bookingPagePath(catalog.instance.prefix)}`
     app.log.info({ instance: catalog.instance.prefix, booking_page: page }, `${catalog.instance.name} booking page: ${page}`)
+    if (settings.adminApi) {
+      const backOffice = `http://${settings.host}:${port}${backOfficePath(catalog.instance.prefix)}`
+      app.log.info({ instance: catalog.instance.prefix, back_office: backOffice }, `${catalog.instance.name} back office: ${backOffice}`)
+    }
   }
+  if (settings.smtpUrl !== null && settings.publicUrl === listenOrigin(settings.host, settings.port)) logEmailWithoutPublicUrl(context, app.log)
   await logInstancesWithoutManager(context, app.log)
+}
+
+/**
+ * Emails on and TOURDESK_PUBLIC_URL unset: their links name the listen address, which guests
+ * cannot reach, and an instance without email_from sends from an address of no domain of its own
+ * (src/notify/sender-address.ts). Said once per start, per instance, with what to set.
+ */
+function logEmailWithoutPublicUrl(context: AppContext, log: FastifyBaseLogger): void {
+  const { publicUrl } = context.emailSettings
+  for (const { instance } of context.catalogs.values()) {
+    const sender = instance.email_from ? null : senderAddress(instance, publicUrl).address
+    log.warn({ instance: instance.prefix, public_url: publicUrl, email_from: instance.email_from ?? sender },
+      `${instance.prefix}: emails are on, but TOURDESK_PUBLIC_URL is unset, so their links point at ${publicUrl}`
+      + (sender ? ` and they come from ${sender} (email_from is unset)` : '')
+      + `: set TOURDESK_PUBLIC_URL to where guests reach the service${sender ? ' and email_from in the catalog settings' : ''}`)
+  }
 }
 
 /** Says, once per start, how to make the first manager of every instance that has no active one. */

@@ -46,3 +46,14 @@ export function guestCancellation(booking: { status: string, total: number, star
   const feePercent = cancellationFeePercent(policy, booking.start, at)
   return { allowed: true, feePercent, fee: cancellationFee(booking.total, feePercent) }
 }
+
+/**
+ * A policy's tiers as moments for one start, earliest first: until each `until`, cancelling
+ * costs its `feePercent` (the same rule as cancellationFeePercent); after the last one,
+ * cancellableUntil, a booking cannot be cancelled.
+ */
+export function cancellationSteps(policy: TieredPolicy, start: Temporal.Instant): Array<{ until: Temporal.Instant, feePercent: number }> {
+  return [...policy.tiers]
+    .sort((a, b) => b.hours_before_start - a.hours_before_start)
+    .map((tier) => ({ until: start.subtract({ hours: tier.hours_before_start }), feePercent: tier.fee_percent }))
+}

@@ -1,32 +1,47 @@
-import ical, { ICalCalendarMethod, ICalEventStatus } from 'ical-generator'
+import ical, { ICalAttendeeRole, ICalAttendeeStatus, ICalCalendarMethod, ICalEventStatus } from 'ical-generator'
 import type { BookingRow } from '../store/bookings.ts'
 import type { BookingFacts } from './email-messages.ts'
+
+/** Who sends the calendar file: the instance, by the name and address its emails come from (src/notify/sender-address.ts). */
+export interface CalendarOrganizer {
+  name: string
+  address: string
+  /** The host of TOURDESK_PUBLIC_URL, which makes the event's UID unique to this service. */
+  domain: string
+}
 
 /**
  * The booking as a calendar event (RFC 5545): its UID is the booking's, so every file for a
  * booking updates the one event in the guest's calendar, and its SEQUENCE is the booking's
  * version, which rises on every change. A cancelled booking's file cancels the event.
  * Times are UTC instants: the calendar shows them in the reader's zone, and DTSTART is the
- * booking's start exactly.
+ * booking's start exactly. iTIP (RFC 5546, 3.2.2 and 3.2.5) requires an ORGANIZER in a REQUEST
+ * and a CANCEL, and at least one ATTENDEE in a REQUEST: the organizer is the instance, whose
+ * address is the email's From; the attendee is the guest, already accepted and asked for no
+ * reply (the booking is the answer), so a calendar offers no Accept or Decline to send.
  */
-export function bookingCalendar(row: BookingRow, facts: BookingFacts, operator: { name: string, domain: string }, manageUrl: string | null): {
+export function bookingCalendar(row: BookingRow, facts: BookingFacts, organizer: CalendarOrganizer, manageUrl: string | null): {
   method: 'REQUEST' | 'CANCEL'
   content: string
 } {
   const cancelled = row.status === 'cancelled' || row.status === 'declined'
   const method = cancelled ? ICalCalendarMethod.CANCEL : ICalCalendarMethod.REQUEST
-  const calendar = ical({ prodId: { company: 'tourdesk', product: 'tourdesk', language: 'EN' }, name: operator.name, method })
+  const calendar = ical({ prodId: { company: 'tourdesk', product: 'tourdesk', language: 'EN' }, name: organizer.name, method })
+  const guest = row.contact_email
   calendar.createEvent({
-    id: `${row.id}@${operator.domain}`,
+    id: `${row.id}@${organizer.domain}`,
     sequence: row.version,
     start: new Date(row.start_at),
     end: new Date(row.end_at),
     stamp: new Date(row.updated_at),
-    summary: `${facts.tour} (${operator.name})`,
+    summary: `${facts.tour} (${organizer.name})`,
     location: facts.meetingPoint,
-    description: [`Booking ${facts.code}`, `Party: ${facts.party}`, `Total, due on arrival: ${facts.total}`, ...(manageUrl ? [`Manage: ${manageUrl}`] : [])].join('\n'),
+    description: [`Booking ${facts.code}`, `Party: ${facts.party}`, ...facts.addons.map((addon) => `Add-on: ${addon}`),
+      `Total, due on arrival: ${facts.total}`, ...(manageUrl ? [`Manage: ${manageUrl}`] : [])].join('\n'),
     url: manageUrl,
     status: cancelled ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
+    organizer: { name: organizer.name, email: organizer.address },
+    attendees: guest ? [{ email: guest, name: facts.name || null, role: ICalAttendeeRole.REQ, status: ICalAttendeeStatus.ACCEPTED, rsvp: false }] : [],
   })
   return { method: cancelled ? 'CANCEL' : 'REQUEST', content: calendar.toString() }
 }

@@ -1,6 +1,10 @@
+import { Temporal } from 'temporal-polyfill'
 import type { BookingRow } from '../store/bookings.ts'
 import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
+import { cancellationFee, cancellationSteps } from '../domain/cancellation.ts'
 import { escapeHtml } from '../domain/html-escape.ts'
+import type { BookingFields } from '../schemas/booking.ts'
+import { policyOf } from '../services/bookings.ts'
 
 /** What every message is: its subject and its plain-text and HTML bodies, which say the same. */
 export interface Message {
@@ -66,21 +70,49 @@ export interface BookingFacts {
   start: string
   meetingPoint: string | null
   party: number
+  /** "Ginjinha tasting × 2 (€7.00)", one per add-on taken. */
+  addons: string[]
   total: string
   name: string
+  /** The guest's contact, for the operator's messages. */
+  email: string | null
+  phone: string | null
 }
 
 export function bookingFacts(row: BookingRow, catalog: InstanceCatalog): BookingFacts {
   const tour = catalog.tourById.get(row.tour_id)?.catalog
+  const addons = JSON.parse(row.addons) as BookingFields['addons']
   return {
     code: row.code ?? '',
     tour: tour?.title ?? row.tour_id,
     start: localStart(row.start_at, catalog.instance.timezone),
     meetingPoint: tour ? `${tour.meeting_point.name}, ${tour.meeting_point.address}` : null,
     party: row.party,
+    addons: addons.map((addon) => `${addon.name} × ${addon.quantity} (${money(addon.amount, row.currency)})`),
     total: money(row.total, row.currency),
     name: row.contact_name ?? '',
+    email: row.contact_email,
+    phone: row.contact_phone,
   }
+}
+
+/**
+ * The booking's cancellation terms (the policy it was made under), as moments in the operator's
+ * zone and what cancelling costs until each, from `now` on: ["Until Sat, 28 Nov 2026, 09:30
+ * (Lisbon time)", "free of charge"], …, and what not turning up costs.
+ */
+export function cancellationTerms(row: BookingRow, catalog: InstanceCatalog, now: Temporal.Instant): Array<[string, string]> {
+  const start = Temporal.Instant.from(row.start_at)
+  const policy = policyOf(row, catalog.instance.cancellation_policy)
+  const cost = (percent: number) => (percent === 0 ? 'free of charge' : `${percent}% of the total, ${money(cancellationFee(row.total, percent), row.currency)}`)
+  const steps = cancellationSteps(policy, start).filter((step) => Temporal.Instant.compare(step.until, now) > 0)
+  const terms = steps.map(({ until, feePercent }): [string, string] => [
+    Temporal.Instant.compare(until, start) === 0 ? 'Until the start' : `Until ${localStart(until.toString(), catalog.instance.timezone)}`, cost(feePercent)])
+  const last = steps.at(-1)
+  if (!last) terms.push(['From now', 'it can no longer be cancelled'])
+  else if (Temporal.Instant.compare(last.until, start) < 0) terms.push(['After that', 'it can no longer be cancelled'])
+  terms.push(['Not turning up', cost(policy.no_show_fee_percent)])
+  return terms
 }
 
 /** "Request received: Fado evening · Fri, 12 Jun 2026, 19:30 (Lisbon time) · K7M2QX": what the guest recognises in a list of mail. */
@@ -89,24 +121,33 @@ const subjectOf = (what: string, facts: BookingFacts) => `${what}: ${facts.tour}
 function factsBlock(facts: BookingFacts): Block {
   const rows: Array<[string, string]> = [['Booking', facts.code], ['Tour', facts.tour], ['When', facts.start]]
   if (facts.meetingPoint) rows.push(['Meeting point', facts.meetingPoint])
-  rows.push(['Party', String(facts.party)], ['Total, due on arrival', facts.total])
+  rows.push(['Party', String(facts.party)])
+  for (const addon of facts.addons) rows.push(['Add-on', addon])
+  rows.push(['Total, due on arrival', facts.total])
   return { facts: rows }
 }
+
+/** The operator's messages give the guest's contact, so staff can call or write without opening the back office. */
+function guestContactBlock(facts: BookingFacts): Block {
+  return { facts: [['Guest', facts.name], ['Email', facts.email ?? 'none given'], ['Phone', facts.phone ?? 'none given']] }
+}
+
+const termsBlocks = (lead: string, terms: Array<[string, string]>): Block[] => [{ paragraph: lead }, { facts: terms }]
 
 const manageBlock = (manageUrl: string | null): Block[] => (manageUrl ? [{ link: manageUrl, label: 'See or change your booking' }] : [])
 
 /** The guest's messages about a booking. */
 export const guestMessages = {
-  requestReceived(facts: BookingFacts, catalog: InstanceCatalog, manageUrl: string | null): Message {
+  requestReceived(facts: BookingFacts, catalog: InstanceCatalog, terms: Array<[string, string]>, manageUrl: string | null): Message {
     return compose(subjectOf('Request received', facts), `Hello ${facts.name},`, [
       { paragraph: `Thank you: ${catalog.instance.name} has your request and will confirm or decline it soon. Your seats are kept meanwhile; nothing is due until you arrive.` },
-      factsBlock(facts), ...manageBlock(manageUrl),
+      factsBlock(facts), ...termsBlocks('Once it is confirmed, cancelling costs:', terms), ...manageBlock(manageUrl),
     ], catalog.instance.name)
   },
-  confirmed(facts: BookingFacts, catalog: InstanceCatalog, manageUrl: string | null): Message {
+  confirmed(facts: BookingFacts, catalog: InstanceCatalog, terms: Array<[string, string]>, manageUrl: string | null): Message {
     return compose(subjectOf('Booking confirmed', facts), `Hello ${facts.name},`, [
       { paragraph: 'Your booking is confirmed. The calendar file attached adds it to your calendar.' },
-      factsBlock(facts), ...manageBlock(manageUrl),
+      factsBlock(facts), ...termsBlocks('Cancelling costs:', terms), ...manageBlock(manageUrl),
     ], catalog.instance.name)
   },
   declined(facts: BookingFacts, catalog: InstanceCatalog, reason: string | null, manageUrl: string | null): Message {
@@ -128,16 +169,16 @@ export const guestMessages = {
       factsBlock(facts), ...manageBlock(manageUrl),
     ], catalog.instance.name)
   },
-  changed(facts: BookingFacts, catalog: InstanceCatalog, manageUrl: string | null): Message {
+  changed(facts: BookingFacts, catalog: InstanceCatalog, terms: Array<[string, string]>, manageUrl: string | null): Message {
     return compose(subjectOf('Booking changed', facts), `Hello ${facts.name},`, [
       { paragraph: 'Your booking has changed; here it is as it stands now. The calendar file attached updates the event in your calendar.' },
-      factsBlock(facts), ...manageBlock(manageUrl),
+      factsBlock(facts), ...termsBlocks('Cancelling costs:', terms), ...manageBlock(manageUrl),
     ], catalog.instance.name)
   },
-  reminder(facts: BookingFacts, catalog: InstanceCatalog, manageUrl: string | null): Message {
+  reminder(facts: BookingFacts, catalog: InstanceCatalog, terms: Array<[string, string]>, manageUrl: string | null): Message {
     return compose(subjectOf('See you soon', facts), `Hello ${facts.name},`, [
       { paragraph: `A reminder of your booking with ${catalog.instance.name}.${facts.meetingPoint ? ` Please be at ${facts.meetingPoint} a few minutes before the start.` : ''}` },
-      factsBlock(facts), ...manageBlock(manageUrl),
+      factsBlock(facts), ...termsBlocks('Cancelling costs:', terms), ...manageBlock(manageUrl),
     ], catalog.instance.name)
   },
 }
@@ -147,19 +188,19 @@ export const operatorMessages = {
   newRequest(facts: BookingFacts, catalog: InstanceCatalog, links: { view: string, confirm: string, decline: string }, answerBy: string): Message {
     return compose(subjectOf('New request', facts), 'Hello,', [
       { paragraph: `${facts.name} asks to book. Unless it is answered by ${answerBy}, the system declines it.` },
-      factsBlock(facts),
+      factsBlock(facts), guestContactBlock(facts),
       { link: links.confirm, label: 'Confirm it' }, { link: links.decline, label: 'Decline it' }, { link: links.view, label: 'Open it in the back office' },
     ], `tourdesk for ${catalog.instance.name}`)
   },
   newBooking(facts: BookingFacts, catalog: InstanceCatalog, view: string): Message {
     return compose(subjectOf('New booking', facts), 'Hello,', [
-      { paragraph: `${facts.name} has booked.` }, factsBlock(facts), { link: view, label: 'Open it in the back office' },
+      { paragraph: `${facts.name} has booked.` }, factsBlock(facts), guestContactBlock(facts), { link: view, label: 'Open it in the back office' },
     ], `tourdesk for ${catalog.instance.name}`)
   },
   guestCancelled(facts: BookingFacts, catalog: InstanceCatalog, fee: string | null, view: string): Message {
     return compose(subjectOf('Cancelled by the guest', facts), 'Hello,', [
       { paragraph: `${facts.name} has cancelled; the seats are free again.${fee ? ` The cancellation fee is ${fee}.` : ''}` },
-      factsBlock(facts), { link: view, label: 'Open it in the back office' },
+      factsBlock(facts), guestContactBlock(facts), { link: view, label: 'Open it in the back office' },
     ], `tourdesk for ${catalog.instance.name}`)
   },
   contactMessage(catalog: InstanceCatalog, message: { name: string | null, email: string | null, message: string }): Message {

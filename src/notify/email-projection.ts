@@ -7,7 +7,8 @@ import type { BookingRow } from '../store/bookings.ts'
 import type { NewEmail } from '../store/emails.ts'
 import type { EventNotice, EventRow } from '../store/events.ts'
 import { bookingCalendar } from './email-calendar.ts'
-import { bookingFacts, guestMessages, localStart, money, operatorMessages, type Message } from './email-messages.ts'
+import { bookingFacts, cancellationTerms, guestMessages, localStart, money, operatorMessages, type Message } from './email-messages.ts'
+import { senderAddress } from './sender-address.ts'
 import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 import { manageLinkOf } from '../services/manage-token.ts'
 import { requestDeadline } from '../services/request-deadline.ts'
@@ -48,11 +49,16 @@ export function actionPagePath(prefix: string, token: string): string {
   return `/admin/${prefix}/email-actions/${token}`
 }
 
+/** The instance as its calendar files name it: by its name, the address its emails come from, and the public host. */
+function organizerOf(catalog: InstanceCatalog, origin: string) {
+  return { ...senderAddress(catalog.instance, origin), domain: new URL(origin).hostname }
+}
+
 /** The emails one event makes (docs/events-and-webhooks.md, "Email"), and the links they carry. */
 export function projectEvent(event: EventRow, context: ProjectionContext): Projected {
   const out: Projected = { emails: [], links: [] }
   const { catalog, origin, operators } = context
-  const { prefix, ref, name } = catalog.instance
+  const { prefix, ref } = catalog.instance
   const add = (kind: NewEmail['kind'], recipient: string, message: Message, booking: BookingRow | null, calendar: string | null = null) => {
     out.emails.push({
       instanceId: ref, kind, recipient, bookingId: booking?.id ?? null, dedupeKey: `${event.id}:${kind}:${recipient.toLowerCase()}`,
@@ -91,14 +97,14 @@ export function projectEvent(event: EventRow, context: ProjectionContext): Proje
   const guest = row.contact_email === ERASED ? null : row.contact_email
   const manageUrl = manageLinkOf(context.secret, origin, catalog.instance, row, context.now)
   const view = `${origin}/admin/${prefix}/bookings/${encodeURIComponent(row.code ?? row.id)}`
-  const operatorDomain = new URL(origin).hostname
-  const calendar = () => bookingCalendar(row, facts, { name, domain: operatorDomain }, manageUrl).content
+  const calendar = () => bookingCalendar(row, facts, organizerOf(catalog, origin), manageUrl).content
+  const terms = () => cancellationTerms(row, catalog, context.now)
   const fee = row.cancellation_fee ? money(row.cancellation_fee, row.currency) : null
   const guestHears = notice.notifyGuest !== false && guest !== null
 
   switch (event.type) {
     case 'booking.requested': {
-      if (guestHears) add('request_received', guest, guestMessages.requestReceived(facts, catalog, manageUrl), row)
+      if (guestHears) add('request_received', guest, guestMessages.requestReceived(facts, catalog, terms(), manageUrl), row)
       // Staff who made the request themselves need no alert of it.
       if (row.channel === 'staff') return out
       const deadline = requestDeadline(catalog, { requested_at: row.updated_at, start_at: row.start_at, tour_id: row.tour_id })
@@ -114,7 +120,7 @@ export function projectEvent(event: EventRow, context: ProjectionContext): Proje
       return out
     }
     case 'booking.confirmed':
-      if (guestHears) add('booking_confirmed', guest, guestMessages.confirmed(facts, catalog, manageUrl), row, calendar())
+      if (guestHears) add('booking_confirmed', guest, guestMessages.confirmed(facts, catalog, terms(), manageUrl), row, calendar())
       if (notice.from === 'held') toOperators('new_booking', () => operatorMessages.newBooking(facts, catalog, view), row)
       return out
     case 'booking.declined':
@@ -132,7 +138,7 @@ export function projectEvent(event: EventRow, context: ProjectionContext): Proje
     }
     case 'booking.changed':
       if (guestHears && (notice.changed ?? []).some((field) => GUEST_VISIBLE_CHANGES.has(field))) {
-        add('booking_changed', guest, guestMessages.changed(facts, catalog, manageUrl), row, row.status === 'confirmed' ? calendar() : null)
+        add('booking_changed', guest, guestMessages.changed(facts, catalog, terms(), manageUrl), row, row.status === 'confirmed' ? calendar() : null)
       }
       return out
     default:
@@ -148,8 +154,8 @@ export function confirmationOf(row: BookingRow, context: Omit<ProjectionContext,
   const { catalog } = context
   const facts = bookingFacts(row, catalog)
   const manageUrl = manageLinkOf(context.secret, context.origin, catalog.instance, row, context.now)
-  const calendar = bookingCalendar(row, facts, { name: catalog.instance.name, domain: new URL(context.origin).hostname }, manageUrl).content
-  return { ...guestMessages.confirmed(facts, catalog, manageUrl), calendar }
+  const calendar = bookingCalendar(row, facts, organizerOf(catalog, context.origin), manageUrl).content
+  return { ...guestMessages.confirmed(facts, catalog, cancellationTerms(row, catalog, context.now), manageUrl), calendar }
 }
 
 /** The guest's reminder of a confirmed booking, made once per booking and start. */
@@ -157,7 +163,7 @@ export function reminderOf(row: BookingRow, context: Omit<ProjectionContext, 'op
   const { catalog } = context
   const facts = bookingFacts(row, catalog)
   const manageUrl = manageLinkOf(context.secret, context.origin, catalog.instance, row, context.now)
-  const message = guestMessages.reminder(facts, catalog, manageUrl)
+  const message = guestMessages.reminder(facts, catalog, cancellationTerms(row, catalog, context.now), manageUrl)
   return {
     instanceId: catalog.instance.ref, kind: 'reminder', recipient: row.contact_email!, bookingId: row.id, dedupeKey: `reminder:${row.id}:${row.start_at}`,
     subject: message.subject, text: message.text, html: message.html, calendar: null,

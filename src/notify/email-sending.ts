@@ -9,6 +9,7 @@ import type { EmailSettings, SmtpTlsSettings } from './email-outbox.ts'
 import type { Task } from '../jobs/scheduler.ts'
 import { emailFailureLog, type EmailFailureLogger } from './email-failure-log.ts'
 import { smtpFailure } from './smtp-failure.ts'
+import { fromHeader } from './sender-address.ts'
 
 /** Waits before each retry of a message the mail server did not take for now (a 4xx, no answer, a failed connection). */
 const RETRY_SCHEDULE_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 6 * 3_600_000]
@@ -30,12 +31,6 @@ function smtpTlsOptions(tls: SmtpTlsSettings | undefined): { rejectUnauthorized:
   return { rejectUnauthorized: tls?.rejectUnauthorized ?? true, ...tls?.ca ? { ca: [...rootCertificates, tls.ca] } : {} }
 }
 
-/** The instance's From: its email_from, else its name at no-reply@ the public host. */
-export function fromAddress(instance: { name: string, email_from?: string }, publicUrl: string): string {
-  if (instance.email_from) return instance.email_from
-  return `"${instance.name.replace(/["\\\r\n]/g, '')}" <no-reply@${new URL(publicUrl).hostname}>`
-}
-
 /**
  * Sends queued messages through SMTP_URL with nodemailer, on every node: each message is
  * claimed with a lease (SKIP LOCKED on PostgreSQL), so one node sends it; its Message-ID is
@@ -52,7 +47,7 @@ export function emailSending(store: Store, catalogs: CatalogRegistry, smtpUrl: s
     const { publicUrl } = settings
     try {
       await transport.sendMail({
-        from: fromAddress(catalog?.instance ?? { name: 'tourdesk' }, publicUrl),
+        from: fromHeader(catalog?.instance ?? { name: 'tourdesk' }, publicUrl),
         to: email.recipient,
         subject: email.subject,
         text: email.text_body,

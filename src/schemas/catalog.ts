@@ -107,7 +107,8 @@ export const CatalogInstance = named('CatalogInstance', Type.Object({
   request_decision_hours: Type.Optional(Type.Integer({ minimum: 1, maximum: 720, description: 'Hours the operator has to confirm or decline a request before the system declines it (default 24)' })),
   payment_methods: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: 20 }),
   email_from: Type.Optional(Type.String({ minLength: 3, maxLength: 320, pattern: '^[^\\r\\n]*@[^\\r\\n]*$',
-    description: 'The From of every email, an address or "Name <address>" (default: the instance name at no-reply@ the host of TOURDESK_PUBLIC_URL)' })),
+    description: 'The From of every email and the ORGANIZER of its calendar file, an address or "Name <address>" (default: the instance name at '
+      + 'no-reply@ the host of TOURDESK_PUBLIC_URL when that is a domain name; else the first of operator_emails, else no-reply@localhost)' })),
   operator_emails: Type.Optional(Type.Array(Type.String({ format: 'email', maxLength: 254 }), { maxItems: 20,
     description: "Who gets the operator's emails (default: the instance's active managers)" })),
   reminder_hours: Type.Optional(Type.Integer({ minimum: 0, maximum: 336, description: 'Hours before the start that guests are reminded (default 24; 0 sends no reminder)' })),

@@ -1,0 +1,135 @@
+import assert from 'node:assert/strict'
+import { test, type TestContext } from 'node:test'
+import ical, { type VEvent } from 'node-ical'
+import type { ParsedMail } from 'mailparser'
+import { build, demoCatalog, type TestService } from '../helpers/build.ts'
+import { mailSink, type MailSink } from '../helpers/smtp.ts'
+import { FADO_TUE, guestBooking, keyOf } from '../admin/bookings-fixtures.ts'
+
+// What the emails say (issue 25, item 9): the add-ons and cancellation terms to the guest, the
+// guest's contact to the operator, a calendar file a calendar accepts as an iTIP request, a
+// From address mail servers take, and a decline link that knows the request was answered.
+
+const OPERATOR = 'ops@tours.example'
+const GUEST = { name: 'Ana Silva', email: 'ana@example.pt', phone: '+351 912 345 678' }
+/** Fri 5 Jun 2026, 09:30 in Lisbon: four days after the test clock's Mon 1 Jun, 09:00. */
+const ALFAMA_FRI = '2026-06-05T08:30:00Z'
+
+async function withMail(t: TestContext, settings: Record<string, unknown>, publicUrl?: string): Promise<{ service: TestService, sink: MailSink }> {
+  const sink = await mailSink()
+  t.after(sink.close)
+  const catalog = demoCatalog()
+  Object.assign(catalog.instances.find((i: { prefix: string }) => i.prefix === 'lisbon'), settings)
+  const service = await build(t, { catalog, email: { smtpUrl: sink.url, ...publicUrl ? { publicUrl } : {} } })
+  return { service, sink }
+}
+
+async function deliverEmails(service: TestService): Promise<void> {
+  await service.context.scheduler.runNow('emails')
+  await service.context.scheduler.runNow('email-sending')
+}
+
+const to = (mail: ParsedMail) => (Array.isArray(mail.to) ? mail.to[0] : mail.to)!.value[0].address
+const from = (mail: ParsedMail) => mail.from!.value[0].address
+const mailTo = (sink: MailSink, address: string, subject: string) => {
+  const mail = sink.messages.find((m) => to(m) === address && m.subject!.startsWith(subject))
+  assert.ok(mail, `${subject} to ${address}; got ${sink.messages.map((m) => `${to(m)}: ${m.subject}`).join(', ')}`)
+  return mail
+}
+const calendarText = (mail: ParsedMail) => mail.attachments.find((a) => a.contentType.startsWith('text/calendar'))!.content.toString('utf8')
+
+test('an instant booking with add-ons: the guest reads the add-ons and the cancellation terms with their moments and fees; the operator reads the guest’s email and phone', async (t) => {
+  const { service, sink } = await withMail(t, { operator_emails: [OPERATOR] })
+  const { booking } = await guestBooking(service, { tour_id: 'alfama-walk', start: ALFAMA_FRI, party: 2, addons: { 'ginjinha-tasting': 2, 'illustrated-map': 1 } }, GUEST)
+  await deliverEmails(service)
+
+  const confirmed = mailTo(sink, GUEST.email, 'Booking confirmed')
+  const text = confirmed.text!
+  assert.ok(text.includes('Add-on: Ginjinha tasting × 2 (€7.00)'), text)
+  assert.ok(text.includes('Add-on: Illustrated Alfama map × 1 (€6.00)'), text)
+  const half = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'EUR' }).format(Math.floor((booking.price.total * 50 + 50) / 100) / 100)
+  const full = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'EUR' }).format(booking.price.total / 100)
+  assert.ok(text.includes('Cancelling costs:\n\nUntil Wed, 3 Jun 2026, 09:30 (Lisbon time): free of charge\n'
+    + `Until Thu, 4 Jun 2026, 09:30 (Lisbon time): 50% of the total, ${half}\n`
+    + `Until the start: 100% of the total, ${full}\n`
+    + `Not turning up: 100% of the total, ${full}`), text)
+  assert.ok(String(confirmed.html).includes('Ginjinha tasting × 2 (€7.00)'), 'the HTML says the same')
+
+  const alert = mailTo(sink, OPERATOR, 'New booking')
+  assert.ok(alert.text!.includes(`Guest: ${GUEST.name}\nEmail: ${GUEST.email}\nPhone: +351912345678`), alert.text)
+  assert.ok(alert.text!.includes('Add-on: Ginjinha tasting × 2 (€7.00)'), alert.text)
+})
+
+test('a request lists the terms that apply once it is confirmed, from the moment it is made: tiers already past are left out', async (t) => {
+  const { service, sink } = await withMail(t, { operator_emails: [OPERATOR] })
+  await guestBooking(service, { tour_id: 'fado-night', start: FADO_TUE, party: 2 }, GUEST)
+  await deliverEmails(service)
+  const received = mailTo(sink, GUEST.email, 'Request received').text!
+  assert.ok(received.includes('Once it is confirmed, cancelling costs:'), received)
+  assert.ok(!received.includes('free of charge'), `the free tier ended before the request was made:\n${received}`)
+  assert.ok(mailTo(sink, OPERATOR, 'New request').text!.includes(`Email: ${GUEST.email}`))
+})
+
+test('the calendar file is an iTIP request with the instance as ORGANIZER, the From of its email, and the guest as an attendee who needs not answer', async (t) => {
+  const { service, sink } = await withMail(t, { operator_emails: [OPERATOR] })
+  await guestBooking(service, { tour_id: 'alfama-walk', start: ALFAMA_FRI, party: 2 }, GUEST)
+  await deliverEmails(service)
+  const confirmed = mailTo(sink, GUEST.email, 'Booking confirmed')
+  const content = calendarText(confirmed)
+  assert.match(content, /^METHOD:REQUEST$/m)
+  const [event] = Object.values(ical.sync.parseICS(content)).filter((c) => c?.type === 'VEVENT') as VEvent[]
+  const organizer = event.organizer as unknown as { val: string, params: { CN: string } }
+  assert.equal(organizer.val.toLowerCase(), `mailto:${from(confirmed)}`, 'ORGANIZER is the address the email comes from')
+  assert.equal(organizer.params.CN, 'Alfama & Tejo Tours')
+  const attendee = event.attendee as unknown as { val: string, params: Record<string, unknown> }
+  assert.equal(attendee.val.toLowerCase(), `mailto:${GUEST.email}`)
+  assert.deepEqual([attendee.params.PARTSTAT, attendee.params.RSVP], ['ACCEPTED', false])
+})
+
+test('the From address: never no-reply@ an IP address; the operator’s address when the service is reached by IP, no-reply@ the public host when it has a name, email_from when set', async (t) => {
+  await t.test('reached at 127.0.0.1 (TOURDESK_PUBLIC_URL unset): the first operator email', async (t) => {
+    const { service, sink } = await withMail(t, { operator_emails: [OPERATOR, 'boss@tours.example'] })
+    await guestBooking(service, { tour_id: 'alfama-walk', start: ALFAMA_FRI, party: 2 }, GUEST)
+    await deliverEmails(service)
+    const confirmed = mailTo(sink, GUEST.email, 'Booking confirmed')
+    assert.equal(from(confirmed), OPERATOR)
+    assert.equal(confirmed.from!.value[0].name, 'Alfama & Tejo Tours')
+  })
+  await t.test('reached at 127.0.0.1 with no operator emails: no-reply@localhost', async (t) => {
+    const { service, sink } = await withMail(t, {})
+    await guestBooking(service, { tour_id: 'alfama-walk', start: ALFAMA_FRI, party: 2 }, GUEST)
+    await deliverEmails(service)
+    assert.equal(from(mailTo(sink, GUEST.email, 'Booking confirmed')), 'no-reply@localhost')
+  })
+  await t.test('TOURDESK_PUBLIC_URL https://book.example.com: no-reply@book.example.com', async (t) => {
+    const { service, sink } = await withMail(t, { operator_emails: [OPERATOR] }, 'https://book.example.com')
+    await guestBooking(service, { tour_id: 'alfama-walk', start: ALFAMA_FRI, party: 2 }, GUEST)
+    await deliverEmails(service)
+    assert.equal(from(mailTo(sink, GUEST.email, 'Booking confirmed')), 'no-reply@book.example.com')
+  })
+  await t.test('email_from set: it, in the calendar file too', async (t) => {
+    const { service, sink } = await withMail(t, { operator_emails: [OPERATOR], email_from: 'Alfama Bookings <bookings@alfama.example>' })
+    await guestBooking(service, { tour_id: 'alfama-walk', start: ALFAMA_FRI, party: 2 }, GUEST)
+    await deliverEmails(service)
+    const confirmed = mailTo(sink, GUEST.email, 'Booking confirmed')
+    assert.equal(from(confirmed), 'bookings@alfama.example')
+    assert.match(calendarText(confirmed), /^ORGANIZER;CN="?Alfama Bookings"?:mailto:bookings@alfama.example$/m)
+  })
+})
+
+test('a decline link opened after the request was confirmed says it is no longer needed and offers no button', async (t) => {
+  const { service, sink } = await withMail(t, { operator_emails: [OPERATOR] })
+  const { booking } = await guestBooking(service, { tour_id: 'fado-night', start: FADO_TUE, party: 2 }, GUEST)
+  await deliverEmails(service)
+  const alert = mailTo(sink, OPERATOR, 'New request')
+  const [declineLink] = [...alert.text!.matchAll(/Decline it: (\S+)/g)].map((m) => m[1])
+  assert.equal((await (await keyOf(service, 'staff')).post(`/bookings/${booking.code}/confirm`)).status, 200)
+
+  const page = await fetch(declineLink)
+  assert.equal(page.status, 200)
+  const html = await page.text()
+  assert.ok(html.includes(`Request ${booking.code} is already confirmed`), html)
+  assert.ok(html.includes('no longer needed'), html)
+  assert.ok(!html.includes('<form') && !html.includes('<button'), 'nothing to click')
+  assert.ok(html.includes(`href="/admin/lisbon/bookings/${booking.code}"`), 'a way to the booking')
+})
