@@ -14,10 +14,12 @@ import { departureDeadlines } from './jobs/departure-deadlines.ts'
 import { runHousekeeping } from './jobs/housekeeping.ts'
 import { Scheduler } from './jobs/scheduler.ts'
 import { privacyRequests, type PrivacyRequests } from './services/privacy-requests.ts'
+import { staffSetupLinks, type StaffSetupLinks } from './services/setup-links.ts'
 import { staffAuth, type StaffAuth } from './services/staff-auth.ts'
 import { confirmationResend, type ConfirmationResend } from './notify/confirmation-resend.ts'
 import { emailOutbox, type EmailOutbox, type EmailSettings } from './notify/email-outbox.ts'
 import { emailSending, type EmailSending } from './notify/email-sending.ts'
+import { passwordResets, type PasswordResets } from './notify/password-reset.ts'
 import { DEFAULT_WEBHOOK_SETTINGS, webhookDelivery, type WebhookDelivery, type WebhookSettings } from './notify/webhook-delivery.ts'
 import type { CatalogInstance } from './schemas/catalog.ts'
 import { loadServerSecret } from './store/secrets.ts'
@@ -41,6 +43,10 @@ export interface AppContext {
   operatorBookings: OperatorBookingService
   departures: DepartureService
   staff: StaffAuth
+  /** New setup links a manager gives a staff member (operator API, CLI, back office). */
+  setupLinks: StaffSetupLinks
+  /** "Forgot your password?": a link emailed to a staff member's address. */
+  passwordResets: PasswordResets
   /** Export and erasure of what is stored about an email address (operator API, CLI). */
   privacy: PrivacyRequests
   /** null when TOURDESK_RATE_LIMITS=off. */
@@ -135,6 +141,8 @@ export async function openContext(options: ContextOptions): Promise<AppContext> 
       operatorBookings: operatorBookingService(store, minimum),
       departures: departureService(store),
       staff: staffAuth(store, secret),
+      setupLinks: staffSetupLinks(store),
+      passwordResets: passwordResets(store, emails, emailSettings),
       privacy: privacyRequests(store, secret),
       rateLimiter: options.rateLimiter ?? null,
       webhooks,

@@ -7,3 +7,11 @@ export function bookingPagePath(prefix: string): string {
 export function managePagePath(prefix: string): string {
   return `${bookingPagePath(prefix)}manage`
 }
+
+/**
+ * Where a staff member sets a password: the back office's setup page, with the token after
+ * `#` so that it never reaches a server's access log or a Referer header.
+ */
+export function setupLink(origin: string, prefix: string, token: string): string {
+  return `${origin}/admin/${prefix}/setup#${token}`
+}

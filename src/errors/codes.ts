@@ -39,6 +39,8 @@ export const ERROR_CODES = {
   last_manager: { status: 409, title: 'The last active manager cannot be removed, disabled or demoted', surface: 'operator' },
   staff_exists: { status: 409, title: 'An account with this email already exists', surface: 'operator' },
   invalid_setup_token: { status: 410, title: 'The setup link is unknown, used or expired', surface: 'operator' },
+  staff_disabled: { status: 409, title: 'The staff account is disabled', surface: 'operator' },
+  email_not_set_up: { status: 409, title: 'This service sends no email (SMTP_URL is unset)', surface: 'operator' },
   departure_not_found: { status: 404, title: 'No departure starts at that time: neither scheduled, added nor on record', surface: 'operator' },
   departure_exists: { status: 409, title: 'A departure already starts at that time', surface: 'operator' },
   departure_cancelled: { status: 409, title: 'The departure is cancelled and cannot be reopened', surface: 'operator' },

@@ -235,3 +235,11 @@ export function newsletterConfirmation(catalog: InstanceCatalog, link: string): 
     { link, label: 'Confirm my subscription' },
   ], catalog.instance.name)
 }
+
+/** The link a staff member asked for on the sign-in page ("forgot your password?"). */
+export function passwordReset(catalog: InstanceCatalog, link: string, hours: number): Message {
+  return compose(`Choose a new password for ${catalog.instance.name}`, 'Hello,', [
+    { paragraph: `Someone, we hope you, asked for a new password for the back office of ${catalog.instance.name}. Open the link within ${hours === 1 ? 'an hour' : `${hours} hours`} to choose one; it works once. Your present password keeps working until then. If it was not you, ignore this message.` },
+    { link, label: 'Choose a new password' },
+  ], `tourdesk for ${catalog.instance.name}`)
+}

@@ -6,7 +6,7 @@ import type { EmailRow, EnqueueRules, NewEmail } from '../store/emails.ts'
 import type { Store } from '../store/store.ts'
 import type { Plan } from '../store/write-plan.ts'
 import type { CatalogRegistry } from '../catalog/catalog-registry.ts'
-import { newsletterConfirmation, operatorMessages, type Message } from './email-messages.ts'
+import { newsletterConfirmation, operatorMessages, passwordReset, type Message } from './email-messages.ts'
 import { confirmationOf, projectEvent, reminderOf } from './email-projection.ts'
 import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 import type { Task } from '../jobs/scheduler.ts'
@@ -174,6 +174,18 @@ export function emailOutbox(store: Store, catalogs: CatalogRegistry, secret: str
         subject: message.subject, text: message.text, html: message.html, calendar: null,
       }], rules(catalog, now))
     },
+
+    /** A staff member's password reset link, kept in the transaction that made its token. */
+    *passwordResetLink(catalog: InstanceCatalog, recipient: string, link: string, hours: number, now: Temporal.Instant): Plan<void> {
+      const message = passwordReset(catalog, link, hours)
+      yield* emails.enqueue([{
+        instanceId: catalog.instance.ref, kind: 'password_reset', recipient, bookingId: null, dedupeKey: null,
+        subject: message.subject, text: message.text, html: message.html, calendar: null,
+      }], rules(catalog, now))
+    },
+
+    /** Whether messages can go at all (SMTP_URL is set). */
+    canSend,
 
     /**
      * A new copy of a booking's confirmation, calendar file and all, to its contact email, kept

@@ -237,6 +237,9 @@ export function staffAuth(store: Store, secret: string) {
         if (!staffId) return undefined
         const updated = yield* staff.update(instanceRef, staffId, { password_hash: hash, updated_at: at })
         yield* staff.deleteSessionsOf(instanceRef, staffId)
+        // Whoever used the link holds the mailbox or was given it by a manager: a lockout that
+        // failed guesses of the old password started must not keep them out of the new one.
+        if (updated) yield* staff.clearSignInAttempts(instanceRef, updated.email)
         yield* audit.record({ instanceId: instanceRef, at, actor: { type: 'staff', id: staffId, name: updated?.name ?? null }, action: 'staff.password_set', target: { type: 'staff', id: staffId, ref: updated?.email ?? null } })
         return updated
       })

@@ -55,6 +55,11 @@ export function staffRepository({ db, dialect, read }: Database) {
       yield* compiled(db.insertInto('staff_setup_tokens').values(row))
     },
 
+    /** Spends every unused setup token of an account, so that only the link issued next works. */
+    *retireSetupTokens(instanceId: string, staffId: string, now: string): Plan<void> {
+      yield* statement('update staff_setup_tokens set used_at = ? where instance_id = ? and staff_id = ? and used_at is null', [now, instanceId, staffId])
+    },
+
     /** Marks a live setup token used and answers whose it was; undefined when unknown, used or expired. */
     *useSetupToken(instanceId: string, tokenHash: string, now: string): Plan<string | undefined> {
       const { rows } = yield* compiled<{ staff_id: string }>(db.updateTable('staff_setup_tokens').set({ used_at: now })

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { userInfo } from 'node:os'
 import { test, type TestContext } from 'node:test'
@@ -104,6 +105,26 @@ test('staff disable disables an account, but never the last active manager', asy
   assert.equal((await rows((store) => store.staff.findByEmail(LISBON, 'guide@example.pt')))?.disabled, 1)
   failed(await run(['staff', 'disable', '--instance', 'lisbon', '--email', 'boss@example.pt']), /last active manager/)
   failed(await run(['staff', 'disable', '--instance', 'lisbon', '--email', 'nobody@example.pt']), /nobody@example\.pt has no account in lisbon/)
+})
+
+test('staff reset prints a new setup link alone on stdout; the earlier one stops working; an unknown or disabled account fails with one line', async (t) => {
+  const { run, rows } = await database(t)
+  succeeded(await run([...add, '--email', 'boss@example.pt', '--name', 'Boss', '--role', 'manager', '--password-stdin'], PASSWORD))
+  const first = succeeded(await run([...add, '--email', 'guide@example.pt', '--name', 'Guide', '--role', 'guide'])).stdout.trim()
+  const reset = succeeded(await run(['staff', 'reset', '--instance', 'lisbon', '--email', 'Boss@example.pt']))
+  assert.match(reset.stdout, /^http:\/\/tourdesk\.example:8080\/admin\/lisbon\/setup#[A-Za-z0-9_-]{43}\n$/)
+  assert.match(reset.stderr, /^tourdesk: a new setup link for boss@example\.pt in lisbon; it works once, within 24 hours\n$/)
+  succeeded(await run(['staff', 'reset', '--instance', 'lisbon', '--email', 'guide@example.pt']))
+  const hashOf = (link: string) => createHash('sha256').update(new URL(link).hash.slice(1)).digest('base64url')
+  const tokens = await rows((store) => store.db.selectFrom('staff_setup_tokens').select(['token_hash', 'used_at']).where('instance_id', '=', LISBON).execute())
+  assert.notEqual(tokens.find((row) => row.token_hash === hashOf(first))?.used_at, null, "the guide's first link is spent")
+  assert.equal(tokens.find((row) => row.token_hash === hashOf(reset.stdout.trim()))?.used_at, null, "the manager's new link is live")
+  const [entry] = await rows((store) => store.db.selectFrom('audit_log').selectAll().where('action', '=', 'staff.setup_link_issued').execute())
+  assert.equal(entry.actor_type, 'system')
+
+  failed(await run(['staff', 'reset', '--instance', 'lisbon', '--email', 'nobody@example.pt']), /nobody@example\.pt has no account in lisbon/)
+  succeeded(await run(['staff', 'disable', '--instance', 'lisbon', '--email', 'guide@example.pt']))
+  failed(await run(['staff', 'reset', '--instance', 'lisbon', '--email', 'guide@example.pt']), /guide@example\.pt is disabled; enable the account first/)
 })
 
 test('keys create prints the secret alone on stdout, keys list shows only its prefix, keys revoke revokes it', async (t) => {

@@ -5,6 +5,13 @@ import { operatorBookingRepository } from '../../store/operator-bookings.ts'
 import type { EmailRow } from '../../store/emails.ts'
 import { decodeCursor, encodeCursor } from '../list-cursor.ts'
 
+/**
+ * The text of a password reset email with its link's token withheld: the log shows that the
+ * link went, and only the person whose mailbox it is can use it. A manager who wants to give
+ * someone a link issues one (POST /staff/{id}/setup-link), which the audit log records.
+ */
+const withoutSetupToken = (text: string) => text.replace(/(\/setup#)[A-Za-z0-9_-]+/g, '$1withheld')
+
 /** An email as the operator API shows it, in the instance's zone. */
 export function emailView(row: EmailRow, timeZone: string) {
   return {
@@ -13,7 +20,7 @@ export function emailView(row: EmailRow, timeZone: string) {
     to: row.recipient,
     booking_id: row.booking_id,
     subject: row.subject,
-    text: row.text_body,
+    text: row.kind === 'password_reset' ? withoutSetupToken(row.text_body) : row.text_body,
     has_calendar: row.calendar !== null,
     state: row.state as 'queued' | 'sent' | 'failed' | 'not_sent',
     state_reason: row.state_reason,

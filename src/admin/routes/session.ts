@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { formatInZone } from '../../domain/instant-format.ts'
 import { NoBody } from '../../schemas/common.ts'
-import { Me, SetupRequest, SignInRequest, StaffAccount, StaffSignedIn } from '../../schemas/admin/staff.ts'
+import { Me, PasswordResetAnswer, PasswordResetRequest, SetupRequest, SignInRequest, StaffAccount, StaffSignedIn } from '../../schemas/admin/staff.ts'
+import { PASSWORD_RESET_LINK_HOURS } from '../../services/setup-links.ts'
 import { STAFF_COOKIE, STAFF_SESSION_HOURS } from '../../services/staff-auth.ts'
 import { PERMISSIONS, roleMay, type Permission } from '../../domain/roles.ts'
 import { staffAccountView } from '../views.ts'
@@ -43,13 +44,31 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config: {
       access: 'public',
       rateClass: 'forms',
-      summary: "Set the password of a new account with its setup link's token",
-      description: 'The token is the part after # in the link `tourdesk staff add` or POST /staff gave; it works once, within 24 hours. Then sign in with POST /session.',
+      summary: "Set an account's password with its setup link's token",
+      description: 'The token is the part after # in the link `tourdesk staff add`, `tourdesk staff reset`, POST /staff, POST /staff/{id}/setup-link or POST /password-reset gave; '
+        + "it works once, within 24 hours (an emailed reset link: one hour). It ends the account's sessions and clears a sign-in lockout of its email. Then sign in with POST /session.",
       errors: ['invalid_setup_token'],
     },
   }, async (request) => {
     const account = await app.tourdesk.staff.completeSetup(request.catalog.instance.ref, request.body.token, request.body.password, app.tourdesk.clock.now())
     return staffAccountView(account, request.catalog.instance.timezone)
+  })
+
+  app.post('/password-reset', {
+    schema: { body: PasswordResetRequest, response: { 202: PasswordResetAnswer } },
+    config: {
+      access: 'public',
+      rateClass: 'forms',
+      summary: 'Forgot your password: email a one-time link to choose a new one',
+      description: `When the address belongs to an account that is not disabled, a link (usable once, within ${PASSWORD_RESET_LINK_HOURS} hour; earlier unused links stop working) is emailed to it. `
+        + 'The answer is the same 202 whether or not the address has an account. Five requests for one address within 15 minutes are allowed, counted apart from failed sign-ins '
+        + '(429 with Retry-After). Without SMTP_URL nothing can be emailed: 409 email_not_set_up, whatever the address; a manager issues a link instead (POST /staff/{id}/setup-link).',
+      errors: ['email_not_set_up', 'rate_limited'],
+    },
+  }, async (request, reply) => {
+    await app.tourdesk.passwordResets.request(request.catalog, request.body.email, app.tourdesk.clock.now())
+    reply.code(202).header('Cache-Control', 'no-store')
+    return { detail: `If ${request.body.email.trim().toLowerCase()} has an account here, a link to choose a new password is on its way. It works once, within ${PASSWORD_RESET_LINK_HOURS} hour.` }
   })
 
   app.get('/me', {

@@ -4,10 +4,10 @@ import { Type } from 'typebox'
 import { runIdempotent } from '../../http/idempotency.ts'
 import { NoBody } from '../../schemas/common.ts'
 import { PageQuery } from '../../schemas/admin/page.ts'
-import { NewStaffAnswer, NewStaffRequest, StaffAccount, StaffChange, StaffIdParams, StaffList } from '../../schemas/admin/staff.ts'
+import { NewStaffAnswer, NewStaffRequest, StaffAccount, StaffChange, StaffIdParams, StaffList, StaffSetupLink } from '../../schemas/admin/staff.ts'
 import { actorOf } from '../../services/staff-auth.ts'
 import { pageOf } from '../list-cursor.ts'
-import { setupLink } from '../setup-link.ts'
+import { setupLink } from '../../domain/page-paths.ts'
 import { staffAccountView } from '../views.ts'
 
 const KEPT_FOR_THE_AUDIT = 'Accounts are never deleted: the audit log names them as actors, so DELETE disables the account instead.'
@@ -40,7 +40,7 @@ export const staffRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'Add a staff account; answers a one-time setup link',
       description: 'The person opens the setup link (valid 24 hours, usable once) to set a password, then signs in. The email is unique per instance whatever its case (409 staff_exists). '
         + 'Idempotency-Key: the answer holds the setup token, which is never stored, so a success is not kept for replay; a retry after a lost answer gets 409 staff_exists '
-        + '(disable that account and add it again for a new link). A refusal is replayed as usual.',
+        + '(POST /staff/{id}/setup-link gives a new link). A refusal is replayed as usual.',
       errors: ['staff_exists', 'idempotency_in_flight', 'idempotency_key_reused'],
     },
   }, async (request, reply) => {
@@ -54,6 +54,23 @@ export const staffRoutes: FastifyPluginAsyncTypebox = async (app) => {
         setup_link: setupLink(app.tourdesk.emailSettings.publicUrl, instance.prefix, added.setupToken!),
       }
     }, 201)
+  })
+
+  app.post('/staff/:id/setup-link', {
+    schema: { params: StaffIdParams, body: NoBody, response: { 201: StaffSetupLink } },
+    config: {
+      access: 'access.manage',
+      summary: 'A new one-time setup link for an account, for a forgotten password or a lost first link',
+      description: 'The link works once, within 24 hours; earlier unused links of the account stop working. The present password keeps working until the link is used: '
+        + "setting the new password ends the account's sessions and clears a sign-in lockout of its email. Give the link to the person yourself; it is not emailed. "
+        + 'A disabled account is refused (409 staff_disabled): enable it first. Audited as staff.setup_link_issued.',
+      errors: ['staff_disabled'],
+    },
+  }, async (request, reply) => {
+    const { instance } = request.catalog
+    const issued = await app.tourdesk.setupLinks.issue(instance.ref, request.params.id, actorOf(request.staff!), clock.now(), request.id)
+    reply.code(201).header('Cache-Control', 'no-store')
+    return { staff: staffAccountView(issued.staff, instance.timezone), setup_link: setupLink(app.tourdesk.emailSettings.publicUrl, instance.prefix, issued.setupToken) }
   })
 
   app.patch('/staff/:id', {

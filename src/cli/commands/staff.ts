@@ -1,5 +1,5 @@
 import { Command } from 'commander'
-import { setupLink } from '../../admin/setup-link.ts'
+import { setupLink } from '../../domain/page-paths.ts'
 import { staffAccountView } from '../../admin/views.ts'
 import type { Role } from '../../domain/roles.ts'
 import type { StaffAccount } from '../../schemas/admin/staff.ts'
@@ -19,7 +19,7 @@ const COLUMNS: Column<StaffAccount>[] = [
   { header: 'created_at', cell: (s) => s.created_at },
 ]
 
-/** `tourdesk staff add|list|disable`: staff accounts, as POST /staff and friends, straight on the database. */
+/** `tourdesk staff add|list|reset|disable`: staff accounts, as POST /staff and friends, straight on the database. */
 export function staffCommand(): Command {
   const staff = new Command('staff').description('staff accounts of an instance')
 
@@ -53,6 +53,21 @@ export function staffCommand(): Command {
         const { instance } = instanceNamed(context, options.instance)
         const accounts = (await context.store.staff.list(instance.ref)).map((row) => staffAccountView(row, instance.timezone))
         await printListing(accounts, COLUMNS, chosenFormat(options.format))
+      })
+    })
+
+  staff.command('reset')
+    .description('issue a new one-time setup link (valid 24 hours) for an account, for a forgotten password, and print it alone on stdout; earlier unused links stop working, and the present password works until the link is used')
+    .addOption(instanceOption())
+    .addOption(emailOption())
+    .action(async (options: { instance: string, email: string }) => {
+      await withContext(async ({ context, settings }) => {
+        const { instance } = instanceNamed(context, options.instance)
+        const account = await context.store.staff.findByEmail(instance.ref, options.email)
+        if (!account) throw new CliFailure(`${options.email} has no account in ${instance.prefix}`)
+        const issued = await context.setupLinks.issue(instance.ref, account.id, cliActor(), context.clock.now())
+        print(setupLink(serverOrigin(settings), instance.prefix, issued.setupToken))
+        say(`a new setup link for ${account.email} in ${instance.prefix}; it works once, within 24 hours`)
       })
     })
 

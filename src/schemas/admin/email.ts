@@ -5,7 +5,7 @@ import { PageQuery } from './page.ts'
 
 export const EMAIL_KINDS = [
   'request_received', 'booking_confirmed', 'confirmation_resent', 'booking_declined', 'booking_cancelled', 'booking_changed', 'departure_cancelled', 'reminder', 'newsletter_confirmation',
-  'new_request', 'new_booking', 'guest_cancelled', 'contact_message', 'departure_at_risk', 'webhook_failing', 'webhook_disabled',
+  'new_request', 'new_booking', 'guest_cancelled', 'contact_message', 'departure_at_risk', 'webhook_failing', 'webhook_disabled', 'password_reset',
 ] as const
 export type EmailKind = typeof EMAIL_KINDS[number]
 
@@ -13,13 +13,15 @@ export type EmailKind = typeof EMAIL_KINDS[number]
  * Which messages count together towards emails_per_recipient_per_hour. Alerts to the operator
  * (null) are never held back: a guest must not be able to silence the links that answer a
  * request. What a guest's form makes (a contact message, a newsletter confirmation) is capped
- * on its own, so it never uses up the cap of the messages about bookings, nor they its.
+ * on its own, so it never uses up the cap of the messages about bookings, nor they its. A
+ * password reset link is not capped here either: a contact form could otherwise use up a
+ * manager's allowance; the sign-in lockout's count limits it instead (src/notify/password-reset.ts).
  */
 export const EMAIL_CAP_GROUP: Record<EmailKind, 'bookings' | 'forms' | null> = {
   request_received: 'bookings', booking_confirmed: 'bookings', confirmation_resent: 'bookings', booking_declined: 'bookings', booking_cancelled: 'bookings',
   booking_changed: 'bookings', departure_cancelled: 'bookings', reminder: 'bookings',
   newsletter_confirmation: 'forms', contact_message: 'forms',
-  new_request: null, new_booking: null, guest_cancelled: null, departure_at_risk: null, webhook_failing: null, webhook_disabled: null,
+  new_request: null, new_booking: null, guest_cancelled: null, departure_at_risk: null, webhook_failing: null, webhook_disabled: null, password_reset: null,
 }
 
 export const EmailQuery = Type.Object({

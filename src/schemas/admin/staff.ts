@@ -67,6 +67,19 @@ export const NewStaffAnswer = named('NewStaffAnswer', Type.Object({
   setup_link: Type.String({ description: 'One-time link (valid 24 hours) where the person sets a password' }),
 }))
 
+export const StaffSetupLink = named('StaffSetupLink', Type.Object({
+  staff: StaffAccount,
+  setup_link: Type.String({ description: 'One-time link (valid 24 hours) where the person chooses a new password; earlier unused links of the account stop working' }),
+}))
+
+export const PasswordResetRequest = named('PasswordResetRequest', Type.Object({
+  email: Email,
+}, { additionalProperties: false }))
+
+export const PasswordResetAnswer = named('PasswordResetAnswer', Type.Object({
+  detail: Type.String({ description: 'The same sentence whether or not the address has an account' }),
+}))
+
 export const StaffChange = named('StaffChange', Type.Object({
   role: Type.Optional(Role),
   disabled: Type.Optional(Type.Boolean()),

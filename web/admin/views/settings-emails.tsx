@@ -37,6 +37,7 @@ const KINDS: Record<string, string> = {
   departure_at_risk: 'To you: departure at risk',
   webhook_failing: 'To you: webhook failing',
   webhook_disabled: 'To you: webhook turned off',
+  password_reset: 'To staff: link to choose a new password',
 }
 
 const STATES: Record<Email['state'], [tone: string, text: string]> = {

@@ -15,11 +15,14 @@ interface StaffAccount {
   created_at: string
 }
 
-/** Staff accounts: add one (its setup link shown once), change a role, disable and enable. Accounts are kept for the audit log. */
+/**
+ * Staff accounts: add one (its setup link shown once), give one a new setup link (a forgotten
+ * password), change a role, disable and enable. Accounts are kept for the audit log.
+ */
 export function StaffSettings() {
   const { api, me, formats, announce } = useOffice()
   const [state, reload] = useLoad(() => api.get<{ staff: StaffAccount[] }>('/staff?limit=200').then((b) => b.staff), [])
-  const [added, setAdded] = useState<{ staff: StaffAccount, link: string } | null>(null)
+  const [added, setAdded] = useState<{ staff: StaffAccount, link: string, kind: 'added' | 'reset' } | null>(null)
   const [roles, setRoles] = useState<Record<string, RoleName>>({})
   const [busy, setBusy] = useState<string | null>(null)
   const [failure, setFailure] = useState<{ id: string, text: string } | null>(null)
@@ -51,6 +54,11 @@ export function StaffSettings() {
     await api.delete(`/staff/${encodeURIComponent(a.id)}`)
     return `${a.name} is disabled and signed out.`
   }, `enable-${a.id}`)
+  const newLink = (a: StaffAccount) => act(a, async () => {
+    const answer = await api.post<{ staff: StaffAccount, setup_link: string }>(`/staff/${encodeURIComponent(a.id)}/setup-link`)
+    setAdded({ staff: answer.staff, link: answer.setup_link, kind: 'reset' })
+    return `A new setup link for ${a.name} is shown above.`
+  }, 'setup-link-title')
   const enable = (a: StaffAccount) => act(a, async () => {
     await api.patch(`/staff/${encodeURIComponent(a.id)}`, { disabled: false })
     return `${a.name} can sign in again.`
@@ -61,8 +69,10 @@ export function StaffSettings() {
       <SettingsHeading>Staff accounts</SettingsHeading>
       <p class="hint">Who can sign in to this back office. Accounts are never deleted, since the audit log names them: disable one to take its access away.</p>
       {added && (
-        <ShownOnce id="setup-link" value={added.link} label="Setup link" title={`${added.staff.name} added`}
-          warning={<>Send it to {added.staff.email} yourself: it works once, for 24 hours, and lets them choose a password. If it is lost, disable the account and add it again.</>}
+        <ShownOnce id="setup-link" value={added.link} label="Setup link" title={added.kind === 'added' ? `${added.staff.name} added` : `New setup link for ${added.staff.name}`}
+          warning={added.kind === 'added'
+            ? <>Send it to {added.staff.email} yourself: it works once, for 24 hours, and lets them choose a password. If it is lost, give them a new setup link from their card.</>
+            : <>Send it to {added.staff.email} yourself: it works once, for 24 hours, and lets them choose a new password. Links given before no longer work; their present password works until they use this one.</>}
           onDone={() => {
             const id = added.staff.id
             setAdded(null)
@@ -95,6 +105,11 @@ export function StaffSettings() {
                   </form>
                 )}
                 <div class="actions">
+                  {!a.disabled && (
+                    <Confirmed id={`new-link-${a.id}`} label="New setup link…" accessibleLabel={`New setup link for ${a.name}`} busy={busy === a.id} tone="plain"
+                      question={<>Give {a.name} a new setup link, to choose a new password? Links given before stop working; {you ? 'your' : 'their'} present password works until the new link is used.</>}
+                      yes="Make the link" onYes={() => newLink(a)} />
+                  )}
                   {a.disabled
                     ? <button type="button" class="button quiet" id={`enable-${a.id}`} disabled={busy === a.id} aria-label={`Enable ${a.name}`} onClick={() => enable(a)}>Enable</button>
                     : <Confirmed id={`disable-${a.id}`} label="Disable…" accessibleLabel={`Disable ${a.name}`} busy={busy === a.id}
@@ -109,7 +124,7 @@ export function StaffSettings() {
       ))}
       <NewStaffForm onAdded={async (answer) => {
         await reload()
-        setAdded(answer)
+        setAdded({ ...answer, kind: 'added' })
       }} />
     </>
   )

@@ -30,7 +30,7 @@ export function SetupView({ api, operatorName, onSignedIn }: { api: AdminApi, op
       await onSignedIn()
     } catch (err) {
       setError(err instanceof Problem && err.code === 'invalid_setup_token'
-        ? 'This setup link has been used already or is more than 24 hours old. Ask a manager for a new one.'
+        ? 'This link has been used already or has expired (a setup link works for 24 hours, an emailed one for an hour). Ask for a new one.'
         : signInRefusal(err))
       setBusy(false)
     }
