@@ -3,6 +3,7 @@ import type { BookingRow } from '../store/bookings.ts'
 import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 import { cancellationFee, cancellationSteps } from '../domain/cancellation.ts'
 import { escapeHtml } from '../domain/html-escape.ts'
+import { DISABLE_AFTER_MS, retryScheduleInWords, waitInWords } from '../domain/webhook-retry.ts'
 import type { BookingFields } from '../schemas/booking.ts'
 import { policyOf } from '../services/bookings.ts'
 
@@ -217,7 +218,7 @@ export const operatorMessages = {
   },
   webhookFailing(catalog: InstanceCatalog, endpoint: { url: string, since: string }, view: string): Message {
     return compose(`Webhook failing for 24 hours: ${endpoint.url}`, 'Hello,', [
-      { paragraph: `Every delivery to ${endpoint.url} has failed since ${endpoint.since}. Deliveries are retried for up to five days of failure; then the endpoint is disabled.` },
+      { paragraph: `Every delivery to ${endpoint.url} has failed since ${endpoint.since}. Each delivery is ${retryScheduleInWords()}; once every delivery has failed for ${waitInWords(DISABLE_AFTER_MS)}, the endpoint is disabled.` },
       { link: view, label: 'See its delivery log' },
     ], `tourdesk for ${catalog.instance.name}`)
   },

@@ -4,6 +4,7 @@ import https from 'node:https'
 import { isIP } from 'node:net'
 import type { Temporal } from 'temporal-polyfill'
 import { systemClock, type Clock } from '../domain/clock.ts'
+import { DEFAULT_RETRY_SCHEDULE_MS, DISABLE_AFTER_MS, waitInWords } from '../domain/webhook-retry.ts'
 import { formatStoredInZone, toStoredInstant } from '../domain/instant-format.ts'
 import type { EventRow } from '../store/events.ts'
 import type { Store } from '../store/store.ts'
@@ -28,20 +29,14 @@ export interface WebhookSettings {
   signingClock: Clock
 }
 
-const MINUTE = 60_000
-const HOUR = 60 * MINUTE
-/** docs/events-and-webhooks.md, "Webhooks": retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h. */
-export const DEFAULT_RETRY_SCHEDULE_MS: readonly number[] = [5_000, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 14 * HOUR, 20 * HOUR, 24 * HOUR]
 export const DEFAULT_WEBHOOK_SETTINGS: WebhookSettings = { allowPrivate: false, retryScheduleMs: DEFAULT_RETRY_SCHEDULE_MS, signingClock: systemClock }
 
 /** No answer within this is a failed attempt. */
 const TIMEOUT_MS = 15_000
 /** A claimed attempt is this node's for this long: twice the timeout, so a live node always writes its outcome first. */
 const LEASE_MS = 30_000
-/** An endpoint failing this long is disabled. */
-const DISABLE_AFTER_MS = 5 * 24 * HOUR
 /** A Retry-After later than this is read as this. */
-const MAX_RETRY_AFTER_MS = 24 * HOUR
+const MAX_RETRY_AFTER_MS = 24 * 3_600_000
 /** Deliveries claimed, and attempted concurrently, at a time. */
 const BATCH = 100
 /** Claims per run at most, so a backlog does not hold the task for ever. */
@@ -220,7 +215,7 @@ export function webhookDelivery(store: Store, catalogs: CatalogRegistry, clock: 
     })
     endpoint.failing_since ??= done
     if (Date.parse(done) - Date.parse(endpoint.failing_since) >= DISABLE_AFTER_MS) {
-      await disable(endpoint, done, `every delivery failed for 5 days (since ${endpoint.failing_since})`)
+      await disable(endpoint, done, `every delivery failed for ${waitInWords(DISABLE_AFTER_MS)} (since ${endpoint.failing_since})`)
       return 'disabled'
     }
     return wait === null ? 'failed' : 'retried'

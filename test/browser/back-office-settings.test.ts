@@ -105,6 +105,9 @@ describe('the back office settings in Chromium', { skip: browserSkipReason(), ti
     await openSettings(page, 'Webhooks', 'Webhooks')
     const offered = await page.locator('.event-choices input[type="checkbox"]').evaluateAll((boxes) => boxes.map((b) => (b as unknown as { value: string }).value))
     assert.deepEqual(offered, [...EVENT_TYPES], 'every event type can be chosen')
+    const hint = await page.locator('p.hint', { hasText: 'signed POST' }).textContent()
+    assert.match(hint ?? '', /retried 9 times, after 5 s, .* and 24 h, over about 3 days when it fails\. An endpoint whose every delivery fails for 5 days is turned off\./,
+      'the retries as the service makes them (src/domain/webhook-retry.ts), not "for a day"')
 
     await page.getByLabel('Endpoint URL').fill(hooks.url)
     await page.getByLabel('Description (optional)').fill('Accounting')

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { readSettings } from '../../src/config/env.ts'
-import { afterFailure, DEFAULT_RETRY_SCHEDULE_MS, retryAfterMs } from '../../src/notify/webhook-delivery.ts'
+import { DEFAULT_RETRY_SCHEDULE_MS } from '../../src/domain/webhook-retry.ts'
+import { afterFailure, retryAfterMs } from '../../src/notify/webhook-delivery.ts'
 
 test('TOURDESK_WEBHOOK_RETRY_SCHEDULE and TOURDESK_WEBHOOKS_ALLOW_PRIVATE', () => {
   assert.deepEqual(readSettings({}).webhooks, { allowPrivate: false, retryScheduleMs: null })

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
 import type { EventType } from '../../../src/schemas/event-type.ts'
+import { DISABLE_AFTER_MS, retryScheduleInWords, waitInWords } from '../../../src/domain/webhook-retry.ts'
 import { LoadState, useLoad } from '../load.tsx'
 import { Link } from '../router.tsx'
 import { useOffice } from '../session.tsx'
@@ -116,7 +117,8 @@ export function WebhookSettings() {
   return (
     <>
       <SettingsHeading headingRef={heading}>Webhooks</SettingsHeading>
-      <p class="hint">Each event of the chosen types is sent to the endpoint as a signed POST (Standard Webhooks), retried for a day when it fails.</p>
+      <p class="hint">Each event of the chosen types is sent to the endpoint as a signed POST (Standard Webhooks), {retryScheduleInWords()} when it fails.
+        An endpoint whose every delivery fails for {waitInWords(DISABLE_AFTER_MS)} is turned off.</p>
       {secret && (
         <ShownOnce id="webhook-secret" value={secret.secret} label="Signing secret"
           title={secret.rotated ? `New signing secret for ${secret.webhook.url}` : `Webhook added: ${secret.webhook.url}`}
