@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
 # The fast tier for the development loop: domain, config, API and operator API tests on SQLite
-# only (no browser, no PostgreSQL, no processes, no bench or drills). CI runs `npm test`.
+# only (no browser, no PostgreSQL, no processes, no bench or drills), several files at a time
+# (each makes its own databases and ports). Ends with the slowest files and a summary line
+# with the counts (scripts/test-timings-reporter.mjs). CI runs `npm test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 shopt -s nullglob
-node --import tsx --test --test-reporter=dot test/domain/*.test.ts test/config/*.test.ts test/api/*.test.ts test/admin/*.test.ts
+node --import tsx --test --test-concurrency="${TOURDESK_TEST_CONCURRENCY:-4}" \
+  --test-reporter=dot --test-reporter-destination=stdout \
+  --test-reporter=./scripts/test-timings-reporter.mjs --test-reporter-destination=stdout \
+  test/domain/*.test.ts test/config/*.test.ts test/api/*.test.ts test/admin/*.test.ts
