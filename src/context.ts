@@ -1,5 +1,7 @@
 import { eventView } from './admin/event-view.ts'
-import { parseCatalogFile, readCatalogText } from './catalog/catalog-file.ts'
+import { catalogFileAtStart } from './catalog/catalog-file.ts'
+import { seedFromFile } from './catalog/catalog-seeding.ts'
+import type { ConfigError } from './config/config-error.ts'
 import type { DatabaseTarget, Settings } from './config/env.ts'
 import type { Clock } from './domain/clock.ts'
 import { MemoryBuckets, type RateLimiter } from './http/rate-limit.ts'
@@ -66,10 +68,15 @@ export interface AppContext {
 
 export interface ContextOptions {
   database: DatabaseTarget
-  /** The catalog file's instances: they seed an empty database (src/catalog/catalog-editor.ts). */
-  catalog: CatalogInstance[]
+  /**
+   * The catalog file's instances: they seed an empty database (src/catalog/catalog-seeding.ts).
+   * Why the file cannot be used instead stops only a node whose database holds no catalog.
+   */
+  catalog: CatalogInstance[] | ConfigError
   /** Where `catalog` came from, named in the log line when it differs from the database. */
   catalogSource?: string
+  /** When that file was last written (epoch ms), to tell whether it or the database is newer. */
+  catalogWrittenAtMs?: number | null
   /**
    * Log that line (default true). The server says it at start; the CLI does not repeat it on
    * every command, where it would urge applying the file right after an import of another.
@@ -103,11 +110,8 @@ export async function openContext(options: ContextOptions): Promise<AppContext> 
   try {
     const secret = options.secret ?? await loadServerSecret(store.db, 'csrf')
     const editor = catalogEditor(store)
-    const { differing } = await editor.seed(options.catalog, options.clock.now())
-    if (differing.length > 0 && (options.reportCatalogDrift ?? true)) {
-      options.log?.warn({ instances: differing },
-        `the catalog file${options.catalogSource ? ` ${options.catalogSource}` : ''} differs from the database for ${differing.join(', ')}; the database is served. To apply the file: npm run tourdesk -- catalog import ${options.catalogSource ?? 'FILE'}`)
-    }
+    await seedFromFile(store, editor, { instances: options.catalog, source: options.catalogSource, writtenAtMs: options.catalogWrittenAtMs },
+      options.clock.now(), options.log, options.reportCatalogDrift ?? true)
     // Closures made here name what they use, never `options`: one that did would keep the
     // catalog file's instances (tens of MB for a large catalog) for as long as the node runs.
     const log = options.log
@@ -185,7 +189,7 @@ export async function createContext(settings: Settings, clock: Clock, log: Conte
   return openContext({
     ...options,
     database: settings.database,
-    catalog: parseCatalogFile(readCatalogText(settings.catalogPath), settings.catalogPath),
+    ...catalogFileAtStart(settings.catalogPath),
     catalogSource: settings.catalogPath,
     holdSecondsOverride: settings.holdSecondsOverride,
     clock,

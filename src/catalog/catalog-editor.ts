@@ -51,6 +51,12 @@ export interface CatalogEditOptions {
   record?: RecordAnswer<CatalogEditResult>
 }
 
+/** An instance of the catalog file the database holds otherwise, and when the database's last changed (null: not there). */
+export interface DifferingInstance {
+  prefix: string
+  changedAt: string | null
+}
+
 /** A departure that keeps its own capacity when the tour's default changes. */
 export interface KeptCapacity {
   tour_id: string
@@ -282,7 +288,7 @@ export function catalogEditor(store: Store) {
      * At start: an empty database takes the file's instances; otherwise the refs of the file's
      * instances the database holds differently (or not at all), which the caller reports.
      */
-    async seed(instances: readonly CatalogInstance[], now: Temporal.Instant): Promise<{ seeded: boolean, differing: string[] }> {
+    async seed(instances: readonly CatalogInstance[], now: Temporal.Instant): Promise<{ seeded: boolean, differing: DifferingInstance[] }> {
       const stored = await store.read(() => catalog.versions())
       if (stored.length === 0) {
         for (const instance of instances) {
@@ -290,9 +296,10 @@ export function catalogEditor(store: Store) {
         }
         return { seeded: true, differing: [] }
       }
-      const differing: string[] = []
+      const changedAt = new Map(stored.map((row) => [row.instance_id, row.updated_at]))
+      const differing: DifferingInstance[] = []
       for (const instance of instances) {
-        if (!await storedAs(instance)) differing.push(instance.prefix)
+        if (!await storedAs(instance)) differing.push({ prefix: instance.prefix, changedAt: changedAt.get(instance.ref) ?? null })
       }
       return { seeded: false, differing }
     },

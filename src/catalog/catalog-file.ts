@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { readFileSync, statSync } from 'node:fs'
 import { Ajv } from 'ajv'
 import addFormats from 'ajv-formats'
 import { CatalogFile, type CatalogInstance } from '../schemas/catalog.ts'
@@ -66,6 +66,22 @@ export function parseCatalogFile(text: string, source: string): CatalogInstance[
 
 export function parseCatalog(text: string, source: string, holdSecondsOverride: number | null): Instance[] {
   return parseCatalogFile(text, source).map((raw) => toInstance(raw, holdSecondsOverride))
+}
+
+/**
+ * TOURDESK_CONFIG at a node's start: its instances, or the ConfigError that says why they
+ * cannot be had (a node whose database holds a catalog serves that instead), and when the
+ * file was last written.
+ */
+export function catalogFileAtStart(path: string): { catalog: CatalogInstance[] | ConfigError, catalogWrittenAtMs: number | null } {
+  let writtenAtMs: number | null = null
+  try {
+    writtenAtMs = statSync(path).mtimeMs
+    return { catalog: parseCatalogFile(readCatalogText(path), path), catalogWrittenAtMs: writtenAtMs }
+  } catch (err) {
+    if (err instanceof ConfigError) return { catalog: err, catalogWrittenAtMs: writtenAtMs }
+    return { catalog: new ConfigError(`TOURDESK_CONFIG cannot be read: ${path} (${(err as NodeJS.ErrnoException).code ?? String(err)})`), catalogWrittenAtMs: null }
+  }
 }
 
 export function readCatalogText(path: string): string {

@@ -7,6 +7,8 @@ export interface CatalogVersion {
   instance_id: string
   prefix: string
   catalog_version: number
+  /** When the catalog last changed (seeded, imported or edited), as stored. */
+  updated_at: string
 }
 
 /**
@@ -106,7 +108,7 @@ export function catalogRepository({ dialect }: Database) {
 
   return {
     *versions(): Plan<CatalogVersion[]> {
-      const { rows } = yield* statement<CatalogVersion>('select instance_id, prefix, catalog_version from catalog_instances order by instance_id', [])
+      const { rows } = yield* statement<CatalogVersion>('select instance_id, prefix, catalog_version, updated_at from catalog_instances order by instance_id', [])
       return rows.map((r) => ({ ...r, catalog_version: Number(r.catalog_version) }))
     },
 

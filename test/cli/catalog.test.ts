@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test, type TestContext } from 'node:test'
@@ -190,7 +190,7 @@ test(`an invalid file on ${testDialect} exits 1 with one line naming the field, 
   ]
   await inBatches(refusals, async ([args, why]) => failed(await run(args), why))
 
-  await inBatches([['catalog', 'import'], ['catalog', 'export'], ['catalog', 'import', misspelt, '--format', 'yaml']], async (args) => {
+  await inBatches([['catalog', 'import'], ['catalog', 'export', '--instance'], ['catalog', 'import', misspelt, '--format', 'yaml']], async (args) => {
     const usage = await run(args)
     assert.equal(usage.code, 2, `${args.join(' ')}: ${usage.stderr}`)
     assert.equal(usage.stdout, '')
@@ -198,6 +198,7 @@ test(`an invalid file on ${testDialect} exits 1 with one line naming the field, 
 
   const [lisbon, nyc] = await Promise.all([exported('lisbon'), exported('nyc')])
   assert.deepEqual([...lisbon.instances, ...nyc.instances], demoCatalog().instances)
+  assert.deepEqual(JSON.parse(succeeded(await run(['catalog', 'export'])).stdout), demoCatalog(), 'without --instance, every instance')
 })
 
 test(`a price imported on ${testDialect} while a node runs is served by it within 2 s, and an archived tour is gone`, async (t) => {
@@ -217,7 +218,7 @@ test(`a price imported on ${testDialect} while a node runs is served by it withi
   assert.equal((await toursOn(server, 'nyc')).tours.get('staten-island-ferry')?.price.amount, 2500)
 })
 
-test(`a node started on ${testDialect} with a file that differs from the database says so in one line, with the command that applies it`, async (t) => {
+test(`a node started on ${testDialect} with a file written after the database's catalog says so in one line, with the commands that check and apply it`, async (t) => {
   const { run, file, start } = await setting(t)
   const seeded = await start()
   assert.ok(!seeded.output().includes('differs from the database'), seeded.output())
@@ -229,8 +230,8 @@ test(`a node started on ${testDialect} with a file that differs from the databas
   assert.equal(lines.length, 1, differing.output())
   const { msg, instances } = JSON.parse(lines[0])
   assert.deepEqual(instances, ['lisbon', 'nyc'])
-  assert.ok(msg.includes(`the catalog file ${path} differs from the database for lisbon, nyc`), msg)
-  assert.ok(msg.endsWith(`To apply the file: npm run tourdesk -- catalog import ${path}`), msg)
+  assert.ok(msg.includes(`the catalog file ${path} differs from the database for lisbon, nyc and was written after the database's catalog last changed`), msg)
+  assert.ok(msg.endsWith(`To see what the file would change: npm run -s tourdesk -- catalog import ${path} --dry-run; to apply it: npm run -s tourdesk -- catalog import ${path}`), msg)
   assert.equal((await toursOn(differing, 'lisbon')).tours.get('alfama-walk').price.amount, 1900, 'the database is served, not the file')
   await differing.stop()
 
@@ -238,4 +239,42 @@ test(`a node started on ${testDialect} with a file that differs from the databas
   const applied = await start({ TOURDESK_CONFIG: path })
   assert.ok(!applied.output().includes('differs from the database'), applied.output())
   assert.equal((await toursOn(applied, 'lisbon')).tours.get('alfama-walk').price.amount, 2400)
+})
+
+test(`after an edit through the operator API on ${testDialect}, a start says the database is newer than the file and that catalog export writes it out, never to import the file; a broken file then stops nothing`, async (t) => {
+  const { run, file, start } = await setting(t)
+  const path = file('catalog.json', demoCatalog())
+  const first = await start({ TOURDESK_CONFIG: path })
+  const key = succeeded(await run(['keys', 'create', '--instance', 'lisbon', '--name', 'back office', '--role', 'manager'])).stdout.trim()
+  const edit = await fetch(`${first.origin}/admin/api/lisbon/tours/alfama-walk`, {
+    method: 'PATCH', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ price: 2100 }),
+  })
+  assert.equal(edit.status, 200, await edit.text())
+  await first.stop()
+
+  const restarted = await start({ TOURDESK_CONFIG: path })
+  const output = restarted.output()
+  assert.ok(!output.includes('catalog import'), `nothing urges importing the file over the edit:\n${output}`)
+  const lines = output.split('\n').filter((line) => line.includes('newer catalog'))
+  assert.equal(lines.length, 1, output)
+  const { msg, instances } = JSON.parse(lines[0])
+  assert.deepEqual(instances, ['lisbon'])
+  assert.equal(msg, `the database holds a newer catalog than the catalog file ${path} for lisbon (edited since the file was written); `
+    + `the database is served. To write it out to the file: npm run -s tourdesk -- catalog export > ${path}`)
+  assert.equal((await toursOn(restarted, 'lisbon')).tours.get('alfama-walk').price.amount, 2100)
+  await restarted.stop()
+
+  // The command it names, run: the file holds the edit, and the next start has nothing to say.
+  file('catalog.json', succeeded(await run(['catalog', 'export'])).stdout)
+  assert.deepEqual(JSON.parse(readFileSync(path, 'utf8')).instances.map((i: { prefix: string }) => i.prefix).sort(), ['lisbon', 'nyc'])
+  const quiet = await start({ TOURDESK_CONFIG: path })
+  assert.doesNotMatch(quiet.output(), /newer catalog|differs from the database/)
+  await quiet.stop()
+
+  file('catalog.json', '{"instances": [{"prefix": "lisbon",')
+  const broken = await start({ TOURDESK_CONFIG: path })
+  const warning = broken.output().split('\n').find((line) => line.includes('cannot be used'))
+  assert.ok(warning, broken.output())
+  assert.match(JSON.parse(warning).msg, new RegExp(`^the catalog file ${path.replace(/[.\\/]/g, '\\$&')} cannot be used \\(TOURDESK_CONFIG .* is not valid JSON: .*\\); the catalog the database holds is served$`))
+  assert.equal((await toursOn(broken, 'lisbon')).tours.get('alfama-walk').price.amount, 2100, 'the node serves the database')
 })

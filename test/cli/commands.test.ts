@@ -190,11 +190,16 @@ test("the package's tourdesk bin runs the same CLI", async () => {
   assert.deepEqual(bin, { tourdesk: 'src/cli/bin.js' })
 })
 
-test('a failure exits 1 with one line: an unknown instance, a bad DATABASE_URL or an unreadable catalog', async (t) => {
+test('a failure exits 1 with one line: an unknown instance, a bad DATABASE_URL or an unreadable catalog on an empty database', async (t) => {
   const { run, env } = await database(t)
+  const empty = await database(t)
+  failed(await runCli(['staff', 'list', '--instance', 'lisbon'], { env: { ...empty.env, TOURDESK_CONFIG: '/nonexistent/catalog.json' } }), /nonexistent\/catalog\.json/)
   failed(await run(['staff', 'list', '--instance', 'paris']), /no instance has the prefix "paris"; the catalog has lisbon, nyc/)
   failed(await runCli(['staff', 'list', '--instance', 'lisbon'], { env: { ...env, DATABASE_URL: 'mysql://db/tourdesk' } }), /^tourdesk: invalid configuration: DATABASE_URL must start with sqlite: or postgres:\/\//)
-  failed(await runCli(['staff', 'list', '--instance', 'lisbon'], { env: { ...env, TOURDESK_CONFIG: '/nonexistent/catalog.json' } }), /nonexistent\/catalog\.json/)
+  // The database holds a catalog now: the file is not needed, and saying so is enough.
+  const served = succeeded(await runCli(['staff', 'list', '--instance', 'lisbon', '--format', 'json'], { env: { ...env, TOURDESK_CONFIG: '/nonexistent/catalog.json' } }))
+  assert.deepEqual(JSON.parse(served.stdout), [])
+  assert.match(served.stderr, /the catalog file \/nonexistent\/catalog\.json cannot be used \(TOURDESK_CONFIG cannot be read: \/nonexistent\/catalog\.json \(ENOENT\)\); the catalog the database holds is served/)
 })
 
 test('migrate brings a fresh database to the latest schema and says so on stderr', async (t) => {

@@ -8,7 +8,6 @@ import type { CatalogEditResult } from '../../catalog/catalog-editor.ts'
 import { cliActor, instanceNamed, withContext } from '../context.ts'
 import { CliFailure } from '../failure.ts'
 import { print, progress } from '../io.ts'
-import { instanceOption } from '../options.ts'
 
 type SummaryFormat = 'text' | 'json'
 
@@ -93,17 +92,22 @@ export function catalogCommand(): Command {
     })
 
   catalog.command('export')
-    .description('print the instance in the catalog file format ({"instances": [...]}, archived tours included); importing it changes nothing')
-    .addOption(instanceOption())
-    .action(async (options: { instance: string }) => {
+    .description('print the catalog in the catalog file format ({"instances": [...]}, archived tours included): every instance, '
+      + 'or the one --instance names; importing it changes nothing')
+    .addOption(new Option('--instance <prefix>', 'only this instance, by its prefix in the catalog (e.g. lisbon)'))
+    .action(async (options: { instance?: string }) => {
       await withContext(async ({ context }) => {
-        const { instance } = instanceNamed(context, options.instance)
+        const chosen = options.instance === undefined ? [...context.catalogs.values()] : [instanceNamed(context, options.instance)]
         const shown = progress()
-        shown.update(`tourdesk: reading ${instance.prefix}`)
-        const current = await context.catalogEditor.read(instance.ref)
+        const instances: CatalogInstance[] = []
+        for (const { instance } of chosen) {
+          shown.update(`tourdesk: reading ${instance.prefix}`)
+          const current = await context.catalogEditor.read(instance.ref)
+          if (!current) throw new CliFailure(`the instance ${instance.prefix} is no longer in the database`)
+          instances.push(current)
+        }
         shown.done()
-        if (!current) throw new CliFailure(`the instance ${instance.prefix} is no longer in the database`)
-        print(JSON.stringify({ instances: [current] }, null, 2))
+        print(JSON.stringify({ instances }, null, 2))
       })
     })
 
