@@ -220,7 +220,7 @@ export function bookingService(store: Store, minimum: DepartureMinimum) {
       // The expiry of a lapsed hold must commit even when the answer is 404, so the plan
       // answers null rather than throwing (a throw would roll it back).
       const changed = await store.write(function* (): Plan<BookingRow | null> {
-        const lookedUp = yield* store.sessions.lockForBooking(instance.ref, ctx.sessionId)
+        const lookedUp = yield* store.sessions.lockForBooking(instance.ref, ctx.sessionId, ctx.lookedUpBookingId)
         let row = yield* sessionBookingIn(instance.ref, ctx.sessionId, lookedUp, LIVE)
         if (row && isLapsed(row, now)) {
           // A lapsed hold is written as expired (and stays so whatever the answer); an older
@@ -230,7 +230,7 @@ export function bookingService(store: Store, minimum: DepartureMinimum) {
         }
         if (!row) return null
         if (row.status === 'held') {
-          const [released] = yield* bookings.transition(instance.ref, { id: row.id }, 'held', 'released', now)
+          const [released] = yield* bookings.transition(instance.ref, { read: row }, 'held', 'released', now)
           if (released) yield* freeSeatsOf([released])
           return released ?? null
         }
@@ -238,7 +238,7 @@ export function bookingService(store: Store, minimum: DepartureMinimum) {
         if (!terms.allowed) {
           throw new ApiError('cancellation_not_allowed', 'The cancellation window for this booking has closed; contact the operator')
         }
-        const [cancelled] = yield* bookings.transition(instance.ref, { id: row.id }, row.status as BookingStatus, 'cancelled', now, {
+        const [cancelled] = yield* bookings.transition(instance.ref, { read: row }, row.status as BookingStatus, 'cancelled', now, {
           cancelled_at: now,
           cancellation_fee_percent: terms.feePercent,
           cancellation_fee: terms.fee,
@@ -285,7 +285,7 @@ export function bookingService(store: Store, minimum: DepartureMinimum) {
       const instance = catalog.instance
       const now = toStoredInstant(ctx.now)
       const outcome = await store.write(function* (): Plan<{ answer: BookingRow } | { expired: true }> {
-        const lookedUp = yield* store.sessions.lockForBooking(instance.ref, ctx.sessionId)
+        const lookedUp = yield* store.sessions.lockForBooking(instance.ref, ctx.sessionId, ctx.lookedUpBookingId)
         // A session whose booking a lookup chose holds nothing (the lookup released its hold,
         // a new hold ends the choice): its checkout can only repeat that booking's.
         const row = yield* sessionBookingIn(instance.ref, ctx.sessionId, lookedUp, lookedUp === null ? [...LIVE, 'expired'] : LIVE_CHECKED_OUT)
@@ -311,7 +311,7 @@ export function bookingService(store: Store, minimum: DepartureMinimum) {
         }
         let code = newBookingCode()
         while (yield* bookings.codeExists(instance.ref, code)) code = newBookingCode()
-        const [checkedOut] = yield* bookings.transition(instance.ref, { id: row.id }, 'held', checkedOutStatus(tour.confirmation), now, {
+        const [checkedOut] = yield* bookings.transition(instance.ref, { read: row }, 'held', checkedOutStatus(tour.confirmation), now, {
           code,
           contact_name: details.name.trim(),
           contact_email: details.email.trim(),

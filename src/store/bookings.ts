@@ -7,7 +7,7 @@ import { newRowId } from './row-id.ts'
 import { statusLiteral } from './status-sql.ts'
 import type { Tables } from './tables.ts'
 import type { EventNotice } from './events.ts'
-import { emit, statement, type Plan } from './write-plan.ts'
+import { changingExactly, emit, statement, UNUSED, type Foreseen, type Plan } from './write-plan.ts'
 
 export type BookingRow = Selectable<Tables['bookings']>
 
@@ -20,6 +20,8 @@ export interface DepartureKey {
 /** Which bookings a transition applies to, besides their instance and current status. */
 export type BookingSelector =
   | { id: string }
+  /** The booking as the plan read it under its session's lock: on PostgreSQL its change is foreseen (write-plan.ts). */
+  | { read: BookingRow }
   | { ids: readonly string[] }
   | { session: string, lapsedBy?: string }
   | { departure: DepartureKey, lapsedBy: string }
@@ -48,11 +50,21 @@ const BOOKING_COLUMNS = ['id', 'instance_id', 'session_id', 'tour_id', 'start_at
   'updated_at', 'version', 'channel', 'policy', 'checked_in_at', 'internal_note', 'decline_reason', 'cancelled_by', 'cancellation_reason',
   'fee_waived'] as const satisfies ReadonlyArray<keyof BookingRow>
 const INSERT_BOOKING = `insert into bookings (${BOOKING_COLUMNS.join(', ')}) values (${BOOKING_COLUMNS.map(() => '?').join(', ')})`
+const FREE_SEATS = 'update departures set seats_taken = seats_taken - ? where instance_id = ? and tour_id = ? and start_at = ? and seats_taken >= ?'
+/** Foreseen (PostgreSQL): the seats come back (anything else is a broken ledger, thrown when the plan runs again). */
+const FREE_SEATS_FORESEEN: Foreseen = { outcome: { rows: [], changes: 1 }, sql: changingExactly(`${FREE_SEATS} returning 1`, 1) }
+const TAKE_SEATS = `insert into departures (instance_id, tour_id, start_at, capacity, seats_taken) values (?, ?, ?, ?, ?)
+  on conflict (instance_id, tour_id, start_at) do update set seats_taken = departures.seats_taken + excluded.seats_taken
+  where departures.closed = 0 and departures.seats_taken + excluded.seats_taken <= departures.capacity
+  returning seats_taken`
+/** Foreseen (PostgreSQL): the seats fit; a take that does not is refused, or makes room, when the plan runs again. */
+const TAKE_SEATS_FORESEEN: Foreseen = { outcome: { rows: [{}], changes: 1 }, sql: changingExactly(TAKE_SEATS, 1) }
 const byDepartureKey = (a: SeatChange, b: SeatChange) =>
   a.key.tour_id < b.key.tour_id ? -1 : a.key.tour_id > b.key.tour_id ? 1 : a.key.start_at < b.key.start_at ? -1 : a.key.start_at > b.key.start_at ? 1 : 0
 
 function selectorSql(selector: BookingSelector): { where: string, params: unknown[] } {
   if ('id' in selector) return { where: 'id = ?', params: [selector.id] }
+  if ('read' in selector) return { where: 'id = ?', params: [selector.read.id] }
   if ('ids' in selector) return { where: `id in (${selector.ids.map(() => '?').join(', ')})`, params: [...selector.ids] }
   if ('session' in selector) {
     return selector.lapsedBy === undefined
@@ -90,7 +102,7 @@ export function bookingRepository({ db, dialect, supportsSkipLocked }: Database)
      */
     *lockSession(instanceId: string, sessionId: string): Plan<void> {
       if (dialect === 'postgres') {
-        yield* statement('select 1 from sessions where instance_id = ? and id = ? for update', [instanceId, sessionId])
+        yield* statement('select 1 from sessions where instance_id = ? and id = ? for update', [instanceId, sessionId], UNUSED)
       }
     },
 
@@ -116,11 +128,18 @@ export function bookingRepository({ db, dialect, supportsSkipLocked }: Database)
       const update = `update bookings set ${set} where instance_id = ? and ${where} and status = ${statusLiteral(from)} returning *`
       const updateParams = [...typeof to === 'string' ? [] : [to.lapsedBy], at, ...columns.map((c) => changes[c]), instanceId, ...params]
       if (dialect === 'postgres') {
-        // One round trip instead of two: the history rows are written from the update's own result.
-        const { rows } = yield* statement<BookingRow>(`with moved as (${update}),
-          recorded as (insert into booking_events (id, instance_id, booking_id, from_status, to_status, at)
-            select gen_random_uuid()::text, instance_id, id, ${statusLiteral(from)}, status, updated_at from moved)
-          select * from moved`, updateParams)
+        // One statement instead of two: the history rows are written from the update's own result.
+        const recorded = `recorded as (insert into booking_events (id, instance_id, booking_id, from_status, to_status, at)
+            select gen_random_uuid()::text, instance_id, id, ${statusLiteral(from)}, status, updated_at from moved)`
+        // A booking read under its session's lock changes as the plan foresees, unless something
+        // changed it since (its version then differs) or the sweep expired it (its status does).
+        const foreseen: Foreseen | undefined = 'read' in selector && typeof to === 'string' ? {
+          outcome: { rows: [{ ...selector.read, ...changes, status: to, updated_at: at, version: selector.read.version + 1 }], changes: 1 },
+          sql: `with moved as (${update.replace(' returning *', ' and version = ? returning *')}), ${recorded}
+            select tourdesk_expect(count(*) = 1) from moved`,
+          params: [...updateParams, selector.read.version],
+        } : undefined
+        const { rows } = yield* statement<BookingRow>(`with moved as (${update}), ${recorded} select * from moved`, updateParams, foreseen)
         yield* reportTransitions(from, rows, notice)
         return rows
       }
@@ -140,7 +159,7 @@ export function bookingRepository({ db, dialect, supportsSkipLocked }: Database)
       if (dialect === 'postgres') {
         yield* statement(`with inserted as (${INSERT_BOOKING} returning id, instance_id, status, created_at)
           insert into booking_events (id, instance_id, booking_id, from_status, to_status, at)
-          select ?, instance_id, id, null, status, created_at from inserted`, [...values, newRowId()])
+          select ?, instance_id, id, null, status, created_at from inserted`, [...values, newRowId()], UNUSED)
       } else {
         yield* statement(INSERT_BOOKING, values)
         yield* statement('insert into booking_events (id, instance_id, booking_id, from_status, to_status, at) values (?, ?, ?, ?, ?, ?)',
@@ -164,20 +183,11 @@ export function bookingRepository({ db, dialect, supportsSkipLocked }: Database)
         const { instance_id, tour_id, start_at } = change.key
         if (change.seats === 0) continue
         if (change.seats < 0) {
-          const { changes: updated } = yield* statement(
-            'update departures set seats_taken = seats_taken - ? where instance_id = ? and tour_id = ? and start_at = ? and seats_taken >= ?',
-            [-change.seats, instance_id, tour_id, start_at, -change.seats],
-          )
+          const { changes: updated } = yield* statement(FREE_SEATS, [-change.seats, instance_id, tour_id, start_at, -change.seats], FREE_SEATS_FORESEEN)
           if (updated !== 1) throw new Error(`seat ledger broken: ${-change.seats} seats to give back on ${tour_id} ${start_at}, which has fewer taken`)
           continue
         }
-        const { rows } = yield* statement(
-          `insert into departures (instance_id, tour_id, start_at, capacity, seats_taken) values (?, ?, ?, ?, ?)
-           on conflict (instance_id, tour_id, start_at) do update set seats_taken = departures.seats_taken + excluded.seats_taken
-           where departures.closed = 0 and departures.seats_taken + excluded.seats_taken <= departures.capacity
-           returning seats_taken`,
-          [instance_id, tour_id, start_at, change.capacity, change.seats],
-        )
+        const { rows } = yield* statement(TAKE_SEATS, [instance_id, tour_id, start_at, change.capacity, change.seats], TAKE_SEATS_FORESEEN)
         if (rows.length === 0) {
           const { rows: [departure] } = yield* statement<{ capacity: number, seats_taken: number, closed: number }>(
             'select capacity, seats_taken, closed from departures where instance_id = ? and tour_id = ? and start_at = ?',
@@ -217,7 +227,11 @@ export function bookingRepository({ db, dialect, supportsSkipLocked }: Database)
     },
 
     *codeExists(instanceId: string, code: string): Plan<boolean> {
-      const { rows } = yield* statement('select 1 from bookings where instance_id = ? and code = ?', [instanceId, code])
+      // Foreseen (PostgreSQL): a new code is free; one taken already is found when the plan runs again.
+      const { rows } = yield* statement('select 1 from bookings where instance_id = ? and code = ?', [instanceId, code], {
+        outcome: { rows: [], changes: 0 },
+        sql: 'select tourdesk_expect(not exists (select 1 from bookings where instance_id = ? and code = ?))',
+      })
       return rows.length > 0
     },
 

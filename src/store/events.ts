@@ -2,7 +2,7 @@ import type { EventType } from '../schemas/event-type.ts'
 import type { Database } from './database.ts'
 import { newRowId } from './row-id.ts'
 import { webhookRepository } from './webhooks.ts'
-import { statement, type Plan } from './write-plan.ts'
+import { statement, UNUSED, type Plan } from './write-plan.ts'
 
 /** An event as a plan reports it. */
 export interface NewEvent {
@@ -76,7 +76,7 @@ export function eventRepository(database: Database) {
                from counter, (values ${group.map(() => '(?::integer, ?, ?, ?, ?, ?, ?, ?)').join(', ')}) as v(ord, id, type, occurred_at, subject_type, subject_id, data, notice)
                returning instance_id, seq, id, type, occurred_at)
              ${webhooks.fanOutFrom('written')}`,
-            [instanceId, instanceId, ...values.flatMap((row, i) => [i + 1, ...row])])
+            [instanceId, instanceId, ...values.flatMap((row, i) => [i + 1, ...row])], UNUSED)
           continue
         }
         const { rows: [{ last_seq }] } = yield* statement<{ last_seq: number }>(

@@ -1,5 +1,5 @@
 import type { Db } from './database.ts'
-import { statement, type Plan } from './write-plan.ts'
+import { changingExactly, statement, type Plan } from './write-plan.ts'
 
 export interface StoredResponse {
   fingerprint: string
@@ -16,6 +16,13 @@ export interface IdempotencyScope {
 
 /** Thrown inside a transaction when another request already recorded the same key. */
 export class IdempotencyKeyTaken extends Error {}
+
+const RECORD_ANSWER = `insert into idempotency_keys (instance_id, caller, key, fingerprint, status_code, body, created_at, expires_at)
+  values (?, ?, ?, ?, ?, ?, ?, ?)
+  on conflict (instance_id, caller, key) do update set fingerprint = excluded.fingerprint, status_code = excluded.status_code,
+    body = excluded.body, created_at = excluded.created_at, expires_at = excluded.expires_at
+  where idempotency_keys.expires_at <= excluded.created_at`
+const RECORD_ANSWER_CHECKED = changingExactly(`${RECORD_ANSWER} returning 1`, 1)
 
 export function idempotencyRepository(db: Db) {
   return {
@@ -35,14 +42,10 @@ export function idempotencyRepository(db: Db) {
      * plan it is part of: the change and its answer commit together or not at all).
      */
     *record(scope: IdempotencyScope, response: StoredResponse, createdAt: string, expiresAt: string): Plan<void> {
-      const { changes } = yield* statement(
-        `insert into idempotency_keys (instance_id, caller, key, fingerprint, status_code, body, created_at, expires_at)
-         values (?, ?, ?, ?, ?, ?, ?, ?)
-         on conflict (instance_id, caller, key) do update set fingerprint = excluded.fingerprint, status_code = excluded.status_code,
-           body = excluded.body, created_at = excluded.created_at, expires_at = excluded.expires_at
-         where idempotency_keys.expires_at <= excluded.created_at`,
+      const { changes } = yield* statement(RECORD_ANSWER,
         [scope.instance_id, scope.caller, scope.key, response.fingerprint, response.status_code, response.body, createdAt, expiresAt],
-      )
+        // Foreseen kept (PostgreSQL): a live record of the key is the rare case, found when the plan runs again.
+        { outcome: { rows: [], changes: 1 }, sql: RECORD_ANSWER_CHECKED })
       if (changes === 0) throw new IdempotencyKeyTaken()
     },
 

@@ -4,7 +4,7 @@ import type { PoolSettings } from '../config/env.ts'
 import { CHANGE_CHANNEL, listenForChanges, PLAN_TRANSACTION_SETTING } from './change-token.ts'
 import type { Database } from './database.ts'
 import type { Tables } from './tables.ts'
-import { numberPlaceholders, runPlanAsync, type Outcome, type Plan, type Statement } from './write-plan.ts'
+import { numberPlaceholders, runPlanAsync, runPlanPipelined, UNFORESEEN_OUTCOME, type Outcome, type Plan, type Statement } from './write-plan.ts'
 
 /** SQLSTATEs after which the same transaction, run again, can succeed. */
 const RETRYABLE_STATES = new Set(['40P01', '40001'])
@@ -41,19 +41,38 @@ async function runStatement(client: pg.PoolClient, statement: Statement): Promis
   return { rows: result.rows, changes: result.rowCount ?? 0 }
 }
 
+/** A transaction's control statement, in the simple protocol (which takes several statements at once). */
+const control = (sql: string): Statement => ({ sql, params: [], portable: false })
+
 /** How a write plan's transaction starts: READ COMMITTED, marked as a plan's (one round trip: the simple protocol takes both statements at once). */
 const BEGIN_WRITE = `begin; select set_config('${PLAN_TRANSACTION_SETTING}', 'on', true)`
 /** How a snapshot's starts: one view of the committed data for every statement, and no writes. */
 const BEGIN_SNAPSHOT = 'begin isolation level repeatable read, read only'
 
+const PIPELINED_WRITE = { begin: control(BEGIN_WRITE), commit: control('commit'), rollback: control('rollback') }
+
+/**
+ * How a plan's statements travel: `pipelined`, each round trip carries every statement up to
+ * the next outcome the plan waits for (write-plan.ts, runPlanPipelined); `stepwise`, one round
+ * trip per statement, every outcome awaited (snapshots, and a write plan run again after an
+ * outcome it foresaw did not come).
+ */
+type Pace = 'pipelined' | 'stepwise'
+
 /** One plan in one transaction on one pooled connection; a connection that failed is discarded, not reused. */
-async function runInTransaction<T>(pool: pg.Pool, plan: () => Plan<T>, begin = BEGIN_WRITE): Promise<T> {
+async function runInTransaction<T>(pool: pg.Pool, plan: () => Plan<T>, pace: Pace, begin = BEGIN_WRITE): Promise<T> {
   const client = await pool.connect()
   let broken: Error | undefined
+  const send = (statement: Statement) => statement.params.length === 0 && !statement.portable
+    ? client.query(statement.sql).then(() => ({ rows: [], changes: 0 }))
+    : runStatement(client, statement)
   try {
+    if (pace === 'pipelined') {
+      return await runPlanPipelined(plan(), send, PIPELINED_WRITE)
+    }
     await client.query(begin)
     try {
-      const result = await runPlanAsync(plan(), (statement) => runStatement(client, statement))
+      const result = await runPlanAsync(plan(), send)
       await client.query('commit')
       return result
     } catch (err) {
@@ -74,7 +93,8 @@ export function openPostgres(url: string, settings: PoolSettings): Database {
   // burst is normal and may take as long as the statements ahead in the queue.
   class ClientWithConnectTimeout extends pg.Client {
     constructor(config?: pg.ClientConfig) {
-      super({ ...config, connectionTimeoutMillis: settings.connectTimeoutMs })
+      // Pipelined: a write plan's statements go out without waiting for each other's answers.
+      super({ ...config, connectionTimeoutMillis: settings.connectTimeoutMs, pipeline: true })
     }
   }
   const pool = new pg.Pool({
@@ -102,20 +122,28 @@ export function openPostgres(url: string, settings: PoolSettings): Database {
     db,
     dialect: 'postgres',
     async write(plan) {
+      let pace: Pace = 'pipelined'
       for (let attempt = 1; ; attempt++) {
         try {
-          const result = await runInTransaction(pool, plan)
+          const result = await runInTransaction(pool, plan, pace)
           changes.noteCommit(true)
           return result
         } catch (err) {
           const state = (err as { code?: unknown }).code
+          // An outcome the plan foresaw did not come (a race, a seat that did not fit): the
+          // plan decides again on the real outcomes, waiting for each.
+          if (state === UNFORESEEN_OUTCOME && pace === 'pipelined') {
+            pace = 'stepwise'
+            attempt--
+            continue
+          }
           if (attempt >= MAX_ATTEMPTS || typeof state !== 'string' || !RETRYABLE_STATES.has(state)) throw err
           await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt))
         }
       }
     },
     // Read only: nothing to retry, as no writer can make it fail to serialize.
-    snapshot: (plan) => runInTransaction(pool, plan, BEGIN_SNAPSHOT),
+    snapshot: (plan) => runInTransaction(pool, plan, 'stepwise', BEGIN_SNAPSHOT),
     read: (plan) => runPlanAsync(plan(), async (statement) => {
       const text = statement.portable ? numberPlaceholders(statement.sql) : statement.sql
       const result = await pool.query({ name: preparedName(text), text, values: statement.params as unknown[] })

@@ -1,5 +1,5 @@
 import type { Database } from './database.ts'
-import { statement, type Plan } from './write-plan.ts'
+import { statement, UNUSED, type Plan } from './write-plan.ts'
 
 export interface LiveSessionRow {
   id: string
@@ -30,21 +30,30 @@ export function sessionRepository({ db, read, dialect }: Database) {
      */
     *keepUntil(instanceId: string, id: string, expiresAt: string, lookedUp?: string | null): Plan<void> {
       if (lookedUp === undefined) {
-        yield* statement('update sessions set expires_at = ? where instance_id = ? and id = ? and expires_at < ?', [expiresAt, instanceId, id, expiresAt])
+        yield* statement('update sessions set expires_at = ? where instance_id = ? and id = ? and expires_at < ?', [expiresAt, instanceId, id, expiresAt], UNUSED)
         return
       }
       yield* statement('update sessions set expires_at = case when expires_at < ? then ? else expires_at end, looked_up_booking_id = ? where instance_id = ? and id = ?',
-        [expiresAt, expiresAt, lookedUp, instanceId, id])
+        [expiresAt, expiresAt, lookedUp, instanceId, id], UNUSED)
     },
 
     /**
      * A step of a write plan: the same lock as `bookings.lockSession` (queues the session's
      * writes on PostgreSQL), answering the booking a lookup made the session's, if any, as it
-     * stands under the lock.
+     * stands under the lock. `expected`, the booking the session named when the request read
+     * it, is foreseen (write-plan.ts), so the plan reads on without waiting for the lock's answer.
      */
-    *lockForBooking(instanceId: string, id: string): Plan<string | null> {
-      const { rows } = yield* statement<{ looked_up_booking_id: string | null }>(
-        `select looked_up_booking_id from sessions where instance_id = ? and id = ?${dialect === 'postgres' ? ' for update' : ''}`, [instanceId, id])
+    *lockForBooking(instanceId: string, id: string, expected?: string | null): Plan<string | null> {
+      if (dialect !== 'postgres') {
+        const { rows } = yield* statement<{ looked_up_booking_id: string | null }>('select looked_up_booking_id from sessions where instance_id = ? and id = ?', [instanceId, id])
+        return rows[0]?.looked_up_booking_id ?? null
+      }
+      const lock = 'select looked_up_booking_id from sessions where instance_id = ? and id = ? for update'
+      const { rows } = yield* statement<{ looked_up_booking_id: string | null }>(lock, [instanceId, id], expected === undefined ? undefined : {
+        outcome: { rows: [{ looked_up_booking_id: expected }], changes: 1 },
+        sql: `select tourdesk_expect(count(*) = 1 and bool_and(looked_up_booking_id is not distinct from ?)) from (${lock}) locked`,
+        params: [expected, instanceId, id],
+      })
       return rows[0]?.looked_up_booking_id ?? null
     },
 

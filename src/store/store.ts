@@ -23,8 +23,9 @@ import { withEvents } from './write-plan.ts'
  * 1. A write is a plan (write-plan.ts) run by `write()`: one transaction, its statements
  *    yielded one at a time, its decisions taken from their results. No other code opens a
  *    transaction. SQLite runs a plan synchronously (so nothing interleaves with it) and
- *    batches the plans of one tick into one commit; PostgreSQL runs it under READ COMMITTED
- *    and reruns it after a deadlock or serialization failure.
+ *    batches the plans of one tick into one commit; PostgreSQL runs it under READ COMMITTED,
+ *    pipelined (write-plan.ts, runPlanPipelined), and reruns it after a deadlock or
+ *    serialization failure, or step by step after an outcome it foresaw did not come.
  * 2. A plan that reads a booking in order to change it first locks the booking's session
  *    (`bookings.lockSession`): on PostgreSQL one session's writes then queue, so what the plan
  *    read stays true until it commits. (Guests' holds, releases and checkouts, and every

@@ -8,16 +8,39 @@ import type { NewEvent } from './events.ts'
  * time, and receives each statement's outcome before it yields the next. The plan holds
  * the decisions (what to change, whether a change happened, which answer to give); the
  * dialect runs the statements. SQLite runs a plan synchronously, start to commit in one
- * tick of the event loop, together with the other plans that arrived in the same tick; on
- * PostgreSQL each statement is a round trip on one pooled connection. So the same code
- * decides on both databases, and neither has to hold a connection across unrelated work.
+ * tick of the event loop, together with the other plans that arrived in the same tick. On
+ * PostgreSQL a statement the plan can foresee the outcome of (`foreseen`) is sent on
+ * without waiting for its answer, and the statements it waits for end a round trip, so a
+ * plan costs as many round trips as the outcomes it needs to decide (see runPlanPipelined).
+ * So the same code decides on both databases, and neither has to hold a connection across
+ * unrelated work.
  */
 export interface Statement {
   sql: string
   params: readonly unknown[]
   /** SQL written with `?` placeholders, to be numbered for PostgreSQL; compiled Kysely queries are already in the dialect's form. */
   portable: boolean
+  /** The outcome the plan can go on with before the answer comes, and how the database checks it (Foreseen). */
+  foreseen?: Foreseen
 }
+
+/**
+ * A statement's outcome as the plan foresees it. `sql` and `params` are the statement written
+ * so that the database fails the transaction (SQLSTATE UNFORESEEN_OUTCOME) when the outcome is
+ * not `outcome` in every respect the plan uses; left out, the plan uses nothing of the
+ * outcome (a lock, a write whose failure is an error anyway) and the statement runs as it is.
+ */
+export interface Foreseen {
+  outcome: Outcome
+  sql?: string
+  params?: readonly unknown[]
+}
+
+/**
+ * The SQLSTATE of `tourdesk_expect(false)` (migration 024): a foreseen outcome did not come.
+ * The transaction is rolled back and the plan run again, waiting for every outcome.
+ */
+export const UNFORESEEN_OUTCOME = 'TD001'
 
 export interface Outcome<R = Record<string, unknown>> {
   rows: R[]
@@ -68,9 +91,15 @@ function statementOf(step: Statement | Emission): Statement {
 export type RecordAnswer<T> = (answer: T) => Plan<void>
 
 /** Runs one statement of portable SQL (`?` placeholders). */
-export function* statement<R = Record<string, unknown>>(sql: string, params: readonly unknown[]): Generator<Statement, Outcome<R>, Outcome<R>> {
-  return yield { sql, params, portable: true }
+export function* statement<R = Record<string, unknown>>(sql: string, params: readonly unknown[], foreseen?: Foreseen): Generator<Statement, Outcome<R>, Outcome<R>> {
+  return yield foreseen === undefined ? { sql, params, portable: true } : { sql, params, portable: true, foreseen }
 }
+
+/** The foreseen outcome of a statement whose outcome the plan does not use. */
+export const UNUSED: Foreseen = { outcome: NOTHING }
+
+/** A data-changing statement (with `returning`) in the form that fails the transaction unless it changed exactly `count` rows. */
+export const changingExactly = (sql: string, count: number) => `with changed as (${sql}) select tourdesk_expect(count(*) = ${count}) from changed`
 
 /** Runs a query built with the store's Kysely instance (for the colder paths, where building cost does not matter). */
 export function* compiled<R = Record<string, unknown>>(query: { compile(): CompiledQuery<unknown> }): Generator<Statement, Outcome<R>, Outcome<R>> {
@@ -88,11 +117,58 @@ export function runPlanSync<T>(plan: Plan<T>, run: (statement: Statement) => Out
   return step.value
 }
 
-/** Runs a plan with an asynchronous statement runner (PostgreSQL): one round trip per statement. */
+/** Runs a plan with an asynchronous statement runner, one statement after the other, each outcome awaited. */
 export async function runPlanAsync<T>(plan: Plan<T>, run: (statement: Statement) => Promise<Outcome>): Promise<T> {
   let step = plan.next()
   while (!step.done) step = plan.next(await run(statementOf(step.value)))
   return step.value
+}
+
+/** Waits for statements sent on; throws the first one's error (the ones after it only failed with it). */
+async function settle(sent: Array<Promise<unknown>>): Promise<void> {
+  const results = await Promise.allSettled(sent.splice(0))
+  const failed = results.find((result) => result.status === 'rejected')
+  if (failed) throw failed.reason
+}
+
+/**
+ * Runs a plan on a connection that pipelines (PostgreSQL): `send` puts a statement on the wire
+ * without waiting for the ones before it. A foreseen statement is sent in its checking form
+ * and the plan goes on with the foreseen outcome at once; any other statement is sent and
+ * waited for, with everything before it: a round trip. `begin` goes out with the first
+ * statements and `commit` with the last, so a plan that waits for one outcome takes two round
+ * trips. A statement that fails (an unforeseen outcome included) fails the transaction, and
+ * its error is thrown here, before the plan is told anything that came after it; if the plan
+ * throws, `rollback` is sent instead of `commit`.
+ */
+export async function runPlanPipelined<T>(plan: Plan<T>, send: (statement: Statement) => Promise<Outcome>,
+  control: { begin: Statement, commit: Statement, rollback: Statement }): Promise<T> {
+  const sent: Array<Promise<unknown>> = [send(control.begin)]
+  try {
+    let step = plan.next()
+    while (!step.done) {
+      const next = statementOf(step.value)
+      const { foreseen } = next
+      if (foreseen) {
+        sent.push(send(foreseen.sql === undefined ? next : { ...next, sql: foreseen.sql, params: foreseen.params ?? next.params }))
+        step = plan.next(foreseen.outcome)
+        continue
+      }
+      const answer = send(next)
+      sent.push(answer)
+      await settle(sent)
+      step = plan.next(await answer)
+    }
+    sent.push(send(control.commit))
+    await settle(sent)
+    return step.value
+  } catch (err) {
+    // The rollback goes behind whatever is still on the wire; the error of a statement sent
+    // before the plan threw explains the throw (it decided on an outcome that did not come).
+    sent.push(send(control.rollback))
+    await settle(sent)
+    throw err
+  }
 }
 
 const numbered = new Map<string, string>()

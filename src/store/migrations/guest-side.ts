@@ -1,7 +1,8 @@
 import { type Kysely, type Migration, sql } from 'kysely'
 import { CHANGE_CHANNEL, PLAN_TRANSACTION_SETTING } from '../change-token.ts'
+import { UNFORESEEN_OUTCOME } from '../write-plan.ts'
 
-/** Migrations 001 to 007 (their ids, as applied, never change). The guest side: bookings, departures, sessions and forms, their indexes, and the change notifications PostgreSQL sends at commit (004, 007: the only dialect-specific steps). */
+/** Migrations 001 to 007 and 024 (their ids, as applied, never change). The guest side: bookings, departures, sessions and forms, their indexes, the change notifications PostgreSQL sends at commit (004, 007) and the check of a pipelined write (024): the dialect-specific steps. */
 export const guestSideMigrations = (dialect: 'sqlite' | 'postgres'): Record<string, Migration> => ({
   '001_bookings': {
     async up(db: Kysely<any>) {
@@ -192,6 +193,22 @@ export const guestSideMigrations = (dialect: 'sqlite' | 'postgres'): Record<stri
             perform pg_notify(${sql.lit(CHANGE_CHANNEL)}, '');
           end if;
           return null;
+        end $$`.execute(db)
+    },
+  },
+  '024_write_expectations': {
+    // A write plan on PostgreSQL sends the statements whose outcome it foresees without waiting
+    // for them (src/store/write-plan.ts, runPlanPipelined); each such statement checks its
+    // outcome with this function, which fails the transaction when it did not come. Volatile
+    // (the default), so it runs for every row and is never folded away when planned.
+    async up(db: Kysely<any>) {
+      if (dialect !== 'postgres') return
+      await sql`create or replace function tourdesk_expect(held boolean) returns boolean language plpgsql as $$
+        begin
+          if held is not true then
+            raise exception 'a pipelined write met an outcome its plan did not foresee' using errcode = ${sql.lit(UNFORESEEN_OUTCOME)};
+          end if;
+          return true;
         end $$`.execute(db)
     },
   },
