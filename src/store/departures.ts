@@ -4,7 +4,7 @@ import { LIVE, SEATED } from '../schemas/booking-status.ts'
 import type { Database } from './database.ts'
 import { statusList, statusLiteral } from './status-sql.ts'
 import type { Tables } from './tables.ts'
-import { statement, type Plan } from './write-plan.ts'
+import { statement, UNUSED, type Plan } from './write-plan.ts'
 
 export type DepartureRow = Selectable<Tables['departures']>
 
@@ -125,7 +125,7 @@ export function departureRepository({ db, dialect }: Database) {
      * committing together.
      */
     *lock(key: DepartureKey): Plan<void> {
-      if (dialect === 'postgres') yield* statement(`select 1 from departures where ${keyWhere} for update`, keyParams(key))
+      if (dialect === 'postgres') yield* statement(`select 1 from departures where ${keyWhere} for update`, keyParams(key), UNUSED)
     },
 
     /** Guests per status on this one departure (undefined when none of its bookings counts). */

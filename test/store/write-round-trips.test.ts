@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import pg from 'pg'
-import { build, type TestService } from '../helpers/build.ts'
+import { build } from '../helpers/build.ts'
 import { ALFAMA, ALFAMA_TUE_0930, ALFAMA_TUE_1400, CONTACT, bookingRow, db, promoUses, seatsTaken, type Session } from '../helpers/booking-fixtures.ts'
 import { testDialect } from '../helpers/database.ts'
 
@@ -62,7 +62,7 @@ function observeTransactions() {
   }
 }
 
-async function roundTripsOf(service: TestService, session: Session, observed: ReturnType<typeof observeTransactions>, request: () => Promise<{ status: number, body: any }>) {
+async function roundTripsOf(session: Session, observed: ReturnType<typeof observeTransactions>, request: () => Promise<{ status: number, body: any }>) {
   const before = observed.writesWith(session.session).length
   const res = await request()
   assert.ok(res.status < 300, JSON.stringify(res.body))
@@ -78,23 +78,23 @@ test('hold, replace, release and checkout each reach PostgreSQL in at most two r
   const client = service.client()
   const s = await client.session()
 
-  const hold = await roundTripsOf(service, s, observed, () => client.post('/booking', ALFAMA, { headers: s.headers }))
+  const hold = await roundTripsOf(s, observed, () => client.post('/booking', ALFAMA, { headers: s.headers }))
   assert.ok(hold.roundTrips <= 2, `hold: ${hold.roundTrips} round trips`)
   assert.ok(hold.statements > hold.roundTrips, 'the hold sends several statements per round trip')
 
-  const replace = await roundTripsOf(service, s, observed, () => client.post('/booking', { ...ALFAMA, start: ALFAMA_TUE_1400, promo_code: 'WELCOME10' }, { headers: s.headers }))
+  const replace = await roundTripsOf(s, observed, () => client.post('/booking', { ...ALFAMA, start: ALFAMA_TUE_1400, promo_code: 'WELCOME10' }, { headers: s.headers }))
   assert.ok(replace.roundTrips <= 2, `replace: ${replace.roundTrips} round trips`)
   assert.equal((await bookingRow(service, hold.res.body.id)).status, 'released')
   assert.equal(await seatsTaken(service, 'alfama-walk', ALFAMA_TUE_0930), 0)
   assert.equal(await seatsTaken(service, 'alfama-walk', ALFAMA_TUE_1400), 2)
 
-  const release = await roundTripsOf(service, s, observed, () => client.delete('/booking', { headers: s.headers }))
+  const release = await roundTripsOf(s, observed, () => client.delete('/booking', { headers: s.headers }))
   assert.ok(release.roundTrips <= 2, `release: ${release.roundTrips} round trips`)
   assert.equal(release.res.body.status, 'released')
   assert.equal(await seatsTaken(service, 'alfama-walk', ALFAMA_TUE_1400), 0)
 
-  await roundTripsOf(service, s, observed, () => client.post('/booking', { ...ALFAMA, promo_code: 'WELCOME10' }, { headers: s.headers }))
-  const checkout = await roundTripsOf(service, s, observed, () => client.post('/checkout', CONTACT, { headers: { 'x-session': s.session, 'idempotency-key': 'checkout-1' } }))
+  await roundTripsOf(s, observed, () => client.post('/booking', { ...ALFAMA, promo_code: 'WELCOME10' }, { headers: s.headers }))
+  const checkout = await roundTripsOf(s, observed, () => client.post('/checkout', CONTACT, { headers: { 'x-session': s.session, 'idempotency-key': 'checkout-1' } }))
   assert.ok(checkout.roundTrips <= 2, `checkout: ${checkout.roundTrips} round trips`)
   const stored = await bookingRow(service, checkout.res.body.id)
   assert.equal(stored.status, checkout.res.body.status)
