@@ -51,6 +51,7 @@ export const ERROR_CODES = {
   tour_exists: { status: 409, title: 'A tour with this id already exists', surface: 'operator' },
   promo_code_exists: { status: 409, title: 'A promo code with this code already exists', surface: 'operator' },
   departure_not_started: { status: 409, title: 'The departure has not started yet', surface: 'operator' },
+  departure_not_today: { status: 409, title: 'Check-in opens on the departure\'s day, in the operator\'s time zone', surface: 'operator' },
   too_many_streams: { status: 429, title: 'Too many event streams are open, on this node or with this credential', surface: 'operator' },
   webhook_url_refused: { status: 422, title: 'Webhooks cannot be sent to this URL', surface: 'operator' },
   internal: { status: 500, title: 'Internal error', surface: 'any' },

@@ -1,6 +1,6 @@
 import { Temporal } from 'temporal-polyfill'
 import { cancellationFee, cancellationFeePercent } from '../domain/cancellation.ts'
-import { toStoredInstant } from '../domain/instant-format.ts'
+import { todayIn, toStoredInstant } from '../domain/instant-format.ts'
 import { ApiError } from '../errors/api-error.ts'
 import { isOneOf, LIVE_CHECKED_OUT, type BookingStatus } from '../schemas/booking-status.ts'
 import type { BookingRow } from '../store/bookings.ts'
@@ -20,8 +20,8 @@ interface StatusAction {
   verb: string
   from: readonly BookingStatus[]
   to: BookingStatus
-  /** Refuses the action at this moment, whatever the status. */
-  timing?: (row: BookingRow, now: Temporal.Instant) => void
+  /** Refuses the action at this moment (in the operator's zone), whatever the status. */
+  timing?: (row: BookingRow, now: Temporal.Instant, timeZone: string) => void
   changes?: (row: BookingRow, ctx: OperatorContext) => Partial<BookingRow>
   /** It ends a live booking: its seats and its promo code's use are given back. */
   ends?: boolean
@@ -33,10 +33,22 @@ const beforeEnd = (row: BookingRow, now: Temporal.Instant) => {
   }
 }
 
+/**
+ * A guest is checked in on the departure's day, in the operator's zone, until it ends: a tap on
+ * the wrong day's manifest must not mark tomorrow's guest as arrived (docs/operator-api.md).
+ */
+const onTheDay = (row: BookingRow, now: Temporal.Instant, timeZone: string) => {
+  const day = Temporal.Instant.from(row.start_at).toZonedDateTimeISO(timeZone).toPlainDate()
+  if (Temporal.PlainDate.compare(todayIn(now, timeZone), day) < 0) {
+    throw new ApiError('departure_not_today', `Check-in opens on the departure's day, ${day.toString()} (${timeZone})`)
+  }
+  beforeEnd(row, now)
+}
+
 const ACTIONS = {
   confirm: { action: 'booking.confirmed', verb: 'confirmed', from: ['requested'], to: 'confirmed' },
   checkIn: {
-    action: 'booking.checked_in', verb: 'checked in', from: ['confirmed'], to: 'completed', timing: beforeEnd,
+    action: 'booking.checked_in', verb: 'checked in', from: ['confirmed'], to: 'completed', timing: onTheDay,
     changes: (_row, ctx) => ({ checked_in_at: toStoredInstant(ctx.now) }),
   },
   undoCheckIn: {
@@ -71,7 +83,7 @@ export function operatorBookingActions(store: Store, plans: OperatorBookingPlans
         return row
       }
       if (!isOneOf(step.from, row.status)) throw invalidTransition(row, step.verb)
-      step.timing?.(row, ctx.now)
+      step.timing?.(row, ctx.now, ctx.catalog.instance.timezone)
       const at = toStoredInstant(ctx.now)
       const changes = { ...step.changes?.(row, ctx), ...extra?.(row, ctx) }
       const [moved] = yield* bookings.transition(instanceId, { id: row.id }, row.status, step.to, at, changes)

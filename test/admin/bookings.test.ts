@@ -113,7 +113,7 @@ test('cancel: the fee is waived unless the policy fee is asked for; seats freed;
   assert.equal(row.cancelled_by, 'operator')
 })
 
-test('check-in and its undo, until the departure ends; a checked-in booking keeps its seats', async (t) => {
+test('check-in and its undo, from the departure\'s day until it ends; a checked-in booking keeps its seats', async (t) => {
   const { service, key: staff } = await operatorService(t)
   const { booking } = await guestBooking(service, { tour_id: 'alfama-walk', start: ALFAMA_TUE, party: 2 })
   const requested = await guestBooking(service, { tour_id: 'fado-night', start: FADO_TUE, party: 1 })
@@ -121,6 +121,20 @@ test('check-in and its undo, until the departure ends; a checked-in booking keep
   const early = await staff.post(`/bookings/${requested.booking.code}/check-in`)
   assert.equal(early.status, 409)
   assert.equal(early.body.booking_status, 'requested')
+
+  // The evening before, in Lisbon: the guest cannot be checked in yet, and nothing changes.
+  service.clock.set('2026-06-01T22:59:00Z')
+  const dayBefore = await staff.post(`/bookings/${booking.code}/check-in`)
+  assert.equal(dayBefore.status, 409)
+  assert.match(dayBefore.headers.get('content-type')!, /^application\/problem\+json/)
+  assert.equal(dayBefore.body.code, 'departure_not_today')
+  assert.equal(dayBefore.body.detail, "Check-in opens on the departure's day, 2026-06-02 (Europe/Lisbon)")
+  assert.equal((await bookingRow(service, booking.id)).status, 'confirmed')
+  // Midnight in Lisbon (23:00 UTC): the departure's day has begun.
+  service.clock.set('2026-06-01T23:00:00Z')
+  const atMidnight = await staff.post(`/bookings/${booking.code}/check-in`)
+  assert.equal(atMidnight.status, 200, atMidnight.text)
+  assert.equal((await staff.delete(`/bookings/${booking.code}/check-in`)).status, 200)
 
   service.clock.set('2026-06-02T08:20:00Z')
   const checkedIn = await staff.post(`/bookings/${booking.code}/check-in`)
@@ -141,7 +155,7 @@ test('check-in and its undo, until the departure ends; a checked-in booking keep
   const late = await staff.post(`/bookings/${booking.code}/check-in`)
   assert.equal(late.status, 409)
   assert.equal(late.body.code, 'departure_ended')
-  assert.deepEqual((await auditEntries(service, booking.id)).map((e) => e.action), ['booking.checked_in', 'booking.check_in_undone'])
+  assert.deepEqual((await auditEntries(service, booking.id)).map((e) => e.action), ['booking.checked_in', 'booking.check_in_undone', 'booking.checked_in', 'booking.check_in_undone'])
 })
 
 test('no-show once the departure has started, with the policy fee as information, and its undo', async (t) => {
@@ -240,6 +254,7 @@ test('who may do what: reads need bookings.read, actions bookings.change, check-
   }
   assert.equal((await bookingRow(service, request.booking.id)).status, 'requested', 'nothing refused changed anything')
   assert.equal((await viewer.post(`/bookings/${booking.code}/check-in`)).status, 403)
+  service.clock.set('2026-06-02T07:00:00Z')
   const checkIn = await guide.post(`/bookings/${booking.code}/check-in`)
   assert.equal(checkIn.status, 200, checkIn.text)
   assert.equal((await guide.delete(`/bookings/${booking.code}/check-in`)).status, 200)

@@ -88,6 +88,29 @@ test('a national phone number is stored in E.164 with the instance region; an in
   }
 })
 
+test('a refused phone number is told what is wrong with it, and the hold stays as it was', async (t) => {
+  const service = await build(t)
+  const client = service.client()
+  const cases: Array<[string, string]> = [
+    // Has its country code: the fault is that the number is not in use (reserved for drama), not a missing +.
+    ['+44 7700 900123', 'is not in use as a number in the United Kingdom (+44): check its digits'],
+    ['+351 912 345 67', 'is too short for a number in Portugal (+351)'],
+    ['912 345 67', 'is too short for a number in Portugal (+351); a number from another country starts with + and its country code'],
+    ['+999 123 456', 'does not start with a known country code after the +'],
+    ['call me', 'is not a phone number: write its digits, and for a number from abroad start with + and the country code'],
+  ]
+  for (const [phone, message] of cases) {
+    const { session, booking } = await holding(client, ALFAMA)
+    const res = await checkout(client, session, { ...CONTACT, phone })
+    assert.equal(res.status, 400, phone)
+    assert.equal(res.body.code, 'validation_failed')
+    assert.deepEqual(res.body.errors, [{ field: 'phone', message }], phone)
+    assert.equal(res.body.detail, `phone ${message}`)
+    const row = await bookingRow(service, booking.id)
+    assert.deepEqual([row.status, row.contact_phone], ['held', null], 'nothing changed')
+  }
+})
+
 test('phone is optional: without it the contact phone is null', async (t) => {
   const service = await build(t)
   const client = service.client()

@@ -144,7 +144,7 @@ describe('the booking page looks right at 1280 and 375 px in Chromium', { skip: 
       await page.fill('#email', 'ana@example.com')
       await page.fill('#phone', 'not a phone')
       await page.click('#checkout-button')
-      await page.locator('#phone-message').filter({ hasText: 'does not look like a phone number' }).waitFor()
+      await page.locator('#phone-message').filter({ hasText: 'This is not a phone number' }).waitFor()
       await page.focus('#phone')
       const colours = await page.evaluate(() => {
         const phone = getComputedStyle(document.querySelector('#phone'))

@@ -34,6 +34,10 @@ function seats(n: number): string {
 function validation(problem: ApiProblem): Explanation {
   const field = problem.errors[0]?.field ?? ''
   if (field.startsWith('addons.')) return { place: field as Place, text: 'Please enter a quantity from 0 up to the maximum shown.' }
+  // The API says what is wrong with a number (src/services/phone-number.ts): too short for its
+  // country, not in use there, no country code… which a fixed sentence cannot.
+  const said = problem.errors[0]?.message
+  if (field === 'phone' && said) return { place: 'phone', text: `This ${said}.` }
   return FIELDS[field] ?? { place: 'action', text: 'Something in this form could not be accepted. Please check what you entered and try again.' }
 }
 

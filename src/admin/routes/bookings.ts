@@ -135,9 +135,10 @@ export const operatorBookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: { params: BookingParams, body: NoBody, response: { 200: OperatorBooking } },
     config: {
       access: 'check-in', idempotent: true, summary: 'Check a guest in: confirmed → completed, with checked_in_at',
-      description: 'At any time until the departure ends (then 409 departure_ended). A checked-in booking keeps its seats, so checking in '
+      description: 'From the start of the departure\'s day in the operator\'s time zone (before, 409 departure_not_today, whose detail names the day) until '
+        + 'the departure ends (then 409 departure_ended). A checked-in booking keeps its seats, so checking in '
         + `before the start never frees a seat for sale. ${RULES}`,
-      errors: [...ACTION_ERRORS, 'departure_ended'],
+      errors: [...ACTION_ERRORS, 'departure_not_today', 'departure_ended'],
     },
   }, async (request, reply) => once(request, reply, (record) => service.checkIn(contextOf(request), request.params.code, record)))
 
