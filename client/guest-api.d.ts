@@ -716,7 +716,7 @@ export interface components {
             hold_expires_at: string | null;
             contact: {
                 name: string;
-                email: string;
+                email: string | null;
                 phone: string | null;
             } | null;
             /**

@@ -9,7 +9,8 @@ import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 export function bookingView(row: BookingRow, catalog: InstanceCatalog): BookingFields {
   const timeZone = catalog.instance.timezone
   const at = (stored: string) => formatStoredInZone(stored, timeZone)
-  const checkedOut = row.contact_name !== null && row.contact_email !== null
+  // A staff booking may have a phone and no email (a walk-in); a held booking has no contact yet.
+  const checkedOut = row.contact_name !== null
   return {
     id: row.id,
     code: row.code,
@@ -32,7 +33,7 @@ export function bookingView(row: BookingRow, catalog: InstanceCatalog): BookingF
       due_on_arrival: row.total,
     },
     hold_expires_at: row.status === 'held' && row.hold_expires_at ? at(row.hold_expires_at) : null,
-    contact: checkedOut ? { name: row.contact_name!, email: row.contact_email!, phone: row.contact_phone } : null,
+    contact: checkedOut ? { name: row.contact_name!, email: row.contact_email, phone: row.contact_phone } : null,
     cancellable_until: at(row.cancellable_until),
     cancellation: row.cancelled_at === null ? null : {
       cancelled_at: at(row.cancelled_at),

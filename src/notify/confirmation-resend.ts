@@ -31,7 +31,8 @@ export function confirmationResend(store: Store, outbox: EmailOutbox) {
       if (!row) throw new ApiError('not_found', `No booking has the code or id "${codeOrId}"`)
       if (row.status !== 'confirmed') throw refused(row, `A ${row.status} booking has no confirmation to resend`)
       if (row.quarantined === 1) throw refused(row, 'A quarantined booking is not emailed; release it from quarantine first')
-      if (row.contact_email === null || row.contact_email === ERASED) throw refused(row, "The booking's contact was erased: there is no address to send to")
+      if (row.contact_email === null) throw refused(row, 'The booking has no email address (staff took it without one): give it one first')
+      if (row.contact_email === ERASED) throw refused(row, "The booking's contact was erased: there is no address to send to")
       const email = yield* outbox.confirmationCopy(ctx.catalog, row, ctx.now)
       yield* store.audit.record({
         instanceId, at: toStoredInstant(ctx.now), actor: ctx.actor, action: 'booking.confirmation_resent', target: { type: 'booking', id: row.id, ref: row.code },

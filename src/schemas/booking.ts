@@ -71,9 +71,9 @@ export const BookingFields = Type.Object({
   hold_expires_at: Nullable(Instant),
   contact: Nullable(Type.Object({
     name: Type.String(),
-    email: Type.String(),
+    email: Nullable(Type.String({ description: 'null only for a booking staff took without an address (a walk-in with a phone): nobody is emailed about it' })),
     phone: Nullable(Type.String()),
-  })),
+  }, { description: 'From checkout on; null while held' })),
   cancellable_until: Instant,
   cancellation: Nullable(Type.Object({
     cancelled_at: Instant,

@@ -26,6 +26,13 @@ import { requireUsablePromo } from './promo-codes.ts'
 const sameDeparture = (a: DepartureKey, b: DepartureKey) => a.tour_id === b.tour_id && a.start_at === b.start_at
 
 /** normalisePhone, its refusal naming the field where the operator API takes the phone. */
+/** A booking staff take needs a way to reach the guest: an email, a phone, or both (a walk-in may have no email). */
+function requireReachable(contact: { email: string | null, phone: string | null }): void {
+  if (contact.email === null && contact.phone === null) {
+    throw new ApiError('validation_failed', 'contact needs an email or a phone', { errors: [{ field: 'contact', message: 'needs an email or a phone' }] })
+  }
+}
+
 function contactPhone(raw: string | undefined, region: string | undefined): string | null {
   try {
     return normalisePhone(raw, region)
@@ -120,8 +127,10 @@ export function operatorBookingChanges(store: Store, plans: OperatorBookingPlans
         }
         if (input.contact) {
           if (input.contact.name !== undefined) set('contact_name', input.contact.name.trim())
-          if (input.contact.email !== undefined) set('contact_email', input.contact.email.trim())
+          if (input.contact.email !== undefined) set('contact_email', input.contact.email === null ? null : input.contact.email.trim())
           if (input.contact.phone !== undefined) set('contact_phone', input.contact.phone === null ? null : contactPhone(input.contact.phone, catalog.instance.phone_region))
+          const after = { ...row, ...changes }
+          requireReachable({ email: after.contact_email, phone: after.contact_phone })
         }
         if (input.internal_note !== undefined) set('internal_note', trimmedOrNull(input.internal_note))
         if (Object.keys(changes).length === 0) return row
@@ -163,7 +172,11 @@ export function operatorBookingChanges(store: Store, plans: OperatorBookingPlans
       const promo = promoCode === null ? null
         : requireUsablePromo(catalog, promoCode, tour.id, now, await promoRedemptions.uses(instance.ref, promoCode))
       const price = priceBooking({ pricePerPerson: tour.price, party: input.party, addons, promo })
-      const contact = { name: input.contact.name.trim(), email: input.contact.email.trim(), phone: contactPhone(input.contact.phone, instance.phone_region) }
+      const contact = { name: input.contact.name.trim(), email: input.contact.email?.trim() ?? null, phone: contactPhone(input.contact.phone, instance.phone_region) }
+      requireReachable(contact)
+      if (input.notify_guest === true && contact.email === null) {
+        throw new ApiError('validation_failed', 'notify_guest needs contact.email: the guest can only be emailed at an address', { errors: [{ field: 'notify_guest', message: 'needs contact.email' }] })
+      }
       const at = toStoredInstant(now)
       const id = newRowId()
 

@@ -158,7 +158,7 @@ describe('the Bookings view in Chromium', { skip: browserSkipReason(), timeout: 
     await page.getByLabel(/^Ginjinha tasting/).fill('2')
     await page.getByLabel('Name').fill('Walk-in Wanda')
     await page.getByLabel('Email', { exact: true }).fill('wanda@example.org')
-    await page.getByLabel('Phone (optional)').fill('912 345 678')
+    await page.getByLabel('Phone', { exact: true }).fill('912 345 678')
     await page.getByText(/Total, due on arrival: €64\.00/).waitFor()
     await assertAccessible(page, 'new booking form')
     await screenshot(page, 'back-office-booking-new')
@@ -174,6 +174,35 @@ describe('the Bookings view in Chromium', { skip: browserSkipReason(), timeout: 
     await page.locator('.history', { hasText: /Confirmed, by Sam staff/ }).waitFor()
     assert.deepEqual(office.faults, [])
     assert.deepEqual(office.consoleErrors, [])
+    await office.close()
+  })
+
+  test('a walk-in with a name and a phone and no email is booked; the form asks for one of the two, and cannot email a guest without an address', async () => {
+    const office = await officePage()
+    const { page } = office
+    await signInToBookings(page, 'staff')
+    await page.goto(officeUrl('bookings/new'))
+    await page.getByRole('heading', { level: 1, name: 'New booking' }).waitFor()
+    await page.getByLabel('Tour').selectOption('alfama-walk')
+    await page.getByRole('button', { name: 'Day after' }).click()
+    await page.locator('.departure-options label', { hasText: '17:30' }).click()
+    await page.getByLabel('Guests').fill('1')
+    await page.getByLabel('Name').fill('Walk-in Wally')
+    await page.getByRole('button', { name: 'Make booking' }).click()
+    await page.locator('#new-email-error', { hasText: 'Enter an email address or a phone number' }).waitFor()
+    await page.locator('#new-phone-error', { hasText: 'Enter an email address or a phone number' }).waitFor()
+    assert.equal(await page.getByLabel(/^Email the guest/).isDisabled(), true, 'no email to send without an address')
+    await page.getByText('Needs an email address: without one the guest is not emailed.').waitFor()
+    await page.getByLabel('Phone', { exact: true }).fill('+44 20 7946 0958')
+    await assertAccessible(page, 'walk-in form')
+    await page.getByRole('button', { name: 'Make booking' }).click()
+    await page.getByRole('heading', { level: 1, name: /Walk-in Wally/ }).waitFor()
+    await page.getByText(/no email address/).waitFor()
+    const code = /\/bookings\/([A-Z0-9]+)$/.exec(new URL(page.url()).pathname)![1]
+    const made = (await manager.get(`/bookings/${code}`)).body
+    assert.deepEqual(made.contact, { name: 'Walk-in Wally', email: null, phone: '+442079460958' })
+    await deliverEmails()
+    assert.deepEqual((await manager.get(`/emails?booking=${code}`)).body.emails, [], 'no guest email is made')
     await office.close()
   })
 
@@ -200,7 +229,7 @@ describe('the Bookings view in Chromium', { skip: browserSkipReason(), timeout: 
     await page.getByLabel('Email', { exact: true }).fill('not an address')
     await page.locator('.departure-options label', { hasText: '15:00' }).click()
     await page.getByRole('button', { name: 'Make booking' }).click()
-    // The first attempt's "Enter the email address" is still shown until the service's answer replaces it.
+    // The first attempt's "Enter an email address or a phone number" is still shown until the service's answer replaces it.
     await page.locator('#new-email-error', { hasText: 'not an email address' }).waitFor()
     await focusReaches(page, 'new-email')
     assert.equal(await page.locator('#new-email').getAttribute('aria-describedby'), 'new-email-error')

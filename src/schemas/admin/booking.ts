@@ -115,7 +115,7 @@ const InternalNote = Type.String({ maxLength: 2000, description: 'Seen by staff 
 
 export const ContactChange = Type.Object({
   name: Type.Optional(CheckoutRequest.properties.name),
-  email: Type.Optional(CheckoutRequest.properties.email),
+  email: Type.Optional(Nullable(Type.String({ ...CheckoutRequest.properties.email, description: 'null removes it; a booking keeps an email or a phone (400 validation_failed on contact)' }))),
   phone: Type.Optional(Nullable(Type.String({ maxLength: 40, description: 'Any common notation; stored as E.164; null removes it' }))),
 }, { additionalProperties: false, minProperties: 1 })
 
@@ -136,12 +136,15 @@ export const StaffBookingRequest = named('StaffBookingRequest', Type.Object({
   addons: BookingRequest.properties.addons,
   contact: Type.Object({
     name: CheckoutRequest.properties.name,
-    email: CheckoutRequest.properties.email,
+    email: Type.Optional(CheckoutRequest.properties.email),
     phone: CheckoutRequest.properties.phone,
-  }, { additionalProperties: false }),
+  }, {
+    additionalProperties: false,
+    description: 'A name, and an email or a phone or both (400 validation_failed on contact when neither): a walk-in may give only a phone. Without an email, the guest is never emailed',
+  }),
   promo_code: Type.Optional(Type.String({ maxLength: 64 })),
   internal_note: Type.Optional(InternalNote),
   status: Type.Optional(OneOf(['confirmed', 'requested'] satisfies Status[], { description: 'confirmed (the default) or requested' })),
-  notify_guest: Type.Optional(Type.Boolean({ description: 'Email the guest (default false: a walk-in or a phone booking may not want one)' })),
+  notify_guest: Type.Optional(Type.Boolean({ description: 'Email the guest (default false: a walk-in or a phone booking may not want one); true needs contact.email (400 validation_failed on notify_guest)' })),
 }, { additionalProperties: false }))
 export type StaffBookingRequest = Static<typeof StaffBookingRequest>

@@ -164,7 +164,8 @@ export function BookingDetailView({ code }: { code: string }) {
                 <dd>
                   {booking.contact ? (
                     <>
-                      {booking.contact.name} · <a href={`mailto:${booking.contact.email}`}>{booking.contact.email}</a>
+                      {booking.contact.name}
+                      {booking.contact.email ? <> · <a href={`mailto:${booking.contact.email}`}>{booking.contact.email}</a></> : ' · no email address'}
                       {booking.contact.phone && <> · <a class="tel" href={`tel:${booking.contact.phone}`}>{booking.contact.phone}</a></>}
                     </>
                   ) : 'Erased at the guest\'s request'}
@@ -227,7 +228,7 @@ export function BookingDetailView({ code }: { code: string }) {
           {panel === 'party' && <PartyForm booking={booking} onClose={closePanel}
             submit={(body) => perform(patch(body), (b) => `Now ${b.party} ${b.party === 1 ? 'guest' : 'guests'}; the total is ${formats.price(b.price.total)}.`)} />}
           {panel === 'contact' && <ContactForm booking={booking} onClose={closePanel}
-            submit={(body) => perform(patch(body), (b) => `Contact saved: ${b.contact?.name}, ${b.contact?.email}.`)} />}
+            submit={(body) => perform(patch(body), (b) => `Contact saved: ${[b.contact?.name, b.contact?.email, b.contact?.phone].filter(Boolean).join(', ')}.`)} />}
           {panel === 'note' && <NoteForm booking={booking} onClose={closePanel}
             submit={(body) => perform(patch(body), (b) => (b.internal_note ? 'Internal note saved.' : 'Internal note removed.'))} />}
           {panel === 'cancel' && <CancelForm booking={booking} onClose={closePanel}

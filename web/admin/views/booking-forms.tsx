@@ -243,13 +243,13 @@ export function ContactForm({ booking, submit, onClose }: { booking: BookingDeta
       onSubmit={async () => {
         const missing: Record<string, string> = {}
         if (!name.trim()) missing['contact.name'] = 'Enter the name'
-        if (!email.trim()) missing['contact.email'] = 'Enter the email address'
+        if (!email.trim() && !phone.trim()) missing['contact.email'] = missing['contact.phone'] = 'Enter an email address or a phone number'
         if (Object.keys(missing).length > 0) {
-          const e = { text: 'The contact needs a name and an email address.', fields: missing }
+          const e = { text: 'The contact needs a name, and an email address or a phone number.', fields: missing }
           setError(e)
           return e
         }
-        const refused = await submit({ contact: { name: name.trim(), email: email.trim(), phone: phone.trim() || null } })
+        const refused = await submit({ contact: { name: name.trim(), email: email.trim() || null, phone: phone.trim() || null } })
         setError(refused)
         return refused
       }}>
@@ -270,6 +270,7 @@ export function ContactFields({ prefix, name, email, phone, setName, setEmail, s
 }) {
   return (
     <>
+      <p class="hint-after" id={`${prefix}-contact-hint`}>A name, and an email address or a phone number or both. Without an email address the guest is never emailed.</p>
       <label for={`${prefix}-name`}>Name</label>
       <input id={`${prefix}-name`} autoComplete="off" maxLength={200} value={name} {...invalid(`${prefix}-name-error`, fields['contact.name'])}
         onInput={(event) => setName(event.currentTarget.value)} />
@@ -278,7 +279,7 @@ export function ContactFields({ prefix, name, email, phone, setName, setEmail, s
       <input id={`${prefix}-email`} type="email" autoComplete="off" maxLength={254} value={email} {...invalid(`${prefix}-email-error`, fields['contact.email'])}
         onInput={(event) => setEmail(event.currentTarget.value)} />
       <FieldError id={`${prefix}-email-error`} text={fields['contact.email']} />
-      <label for={`${prefix}-phone`}>Phone (optional)</label>
+      <label for={`${prefix}-phone`}>Phone</label>
       <input id={`${prefix}-phone`} type="tel" autoComplete="off" maxLength={40} value={phone} {...invalid(`${prefix}-phone-error`, fields['contact.phone'])}
         onInput={(event) => setPhone(event.currentTarget.value)} />
       <FieldError id={`${prefix}-phone-error`} text={fields['contact.phone']} />

@@ -144,7 +144,7 @@ export function BookingList() {
                 <p><strong>{b.tour.title}</strong>, {formats.dateTime(b.start)}</p>
                 <p>
                   {b.party} {b.party === 1 ? 'guest' : 'guests'} · {formats.price(b.price.total)}
-                  {b.contact && <> · {b.contact.email}{b.contact.phone && ` · ${b.contact.phone}`}</>}
+                  {b.contact && <>{b.contact.email && ` · ${b.contact.email}`}{b.contact.phone && ` · ${b.contact.phone}`}</>}
                 </p>
                 {b.quarantined && <p class="badge" data-tone="warn">Quarantined (spam decoy)</p>}
               </li>

@@ -41,6 +41,7 @@ export function NewBooking() {
   const alert = useRef<HTMLDivElement>(null)
 
   const tour = tours?.find((t) => t.id === tourId) ?? null
+  const hasEmail = email.trim() !== ''
   const size = Number(party)
   const fields = fieldsOf(error)
 
@@ -70,7 +71,7 @@ export function NewBooking() {
     else if (!start) missing.start = 'Choose a departure'
     if (!Number.isInteger(size) || size < 1) missing.party = 'Enter how many guests'
     if (!name.trim()) missing['contact.name'] = 'Enter the name'
-    if (!email.trim()) missing['contact.email'] = 'Enter the email address'
+    if (!email.trim() && !phone.trim()) missing['contact.email'] = missing['contact.phone'] = 'Enter an email address or a phone number'
     if (Object.keys(missing).length > 0) {
       setError({ text: 'Some details are missing: see the fields marked below.', fields: missing })
       return
@@ -78,14 +79,14 @@ export function NewBooking() {
     const body: Record<string, unknown> = {
       tour_id: tourId, start, party: size,
       addons: Object.fromEntries(Object.entries(addons).filter(([, q]) => q > 0)),
-      contact: { name: name.trim(), email: email.trim(), ...(phone.trim() ? { phone: phone.trim() } : {}) },
-      status, notify_guest: notify,
+      contact: { name: name.trim(), ...(email.trim() ? { email: email.trim() } : {}), ...(phone.trim() ? { phone: phone.trim() } : {}) },
+      status, notify_guest: notify && hasEmail,
     }
     if (note.trim()) body.internal_note = note.trim()
     setBusy(true)
     try {
       const made = await api.request<BookingRecord>('POST', '/bookings', body, { 'idempotency-key': key.current })
-      announce(`Booking ${made.code} made for ${made.contact?.name ?? name.trim()}${notify ? '; the guest is emailed' : ''}.`)
+      announce(`Booking ${made.code} made for ${made.contact?.name ?? name.trim()}${notify && hasEmail ? '; the guest is emailed' : ''}.`)
       router.navigate(bookingPath(made))
     } catch (err) {
       // The refusal is kept under this key: a corrected request needs a new one.
@@ -149,8 +150,10 @@ export function NewBooking() {
           </div>
         </fieldset>
         <div class="booking-choice">
-          <input type="checkbox" id="new-notify" checked={notify} onChange={(event) => setNotify(event.currentTarget.checked)} />
+          <input type="checkbox" id="new-notify" checked={notify && hasEmail} disabled={!hasEmail} aria-describedby={hasEmail ? undefined : 'new-notify-hint'}
+            onChange={(event) => setNotify(event.currentTarget.checked)} />
           <label for="new-notify">Email the guest {status === 'confirmed' ? 'the confirmation, with a calendar file' : 'that the request was received'}</label>
+          {!hasEmail && <p class="hint-after" id="new-notify-hint">Needs an email address: without one the guest is not emailed.</p>}
         </div>
         <label for="new-note">Internal note (optional, staff only)</label>
         <textarea id="new-note" rows={2} maxLength={2000} value={note} onInput={(event) => setNote(event.currentTarget.value)} />

@@ -128,8 +128,9 @@ export function RequestsView() {
                 </p>
                 {booking.contact && (
                   <p>
-                    <a href={`mailto:${booking.contact.email}`}>{booking.contact.email}</a>
-                    {booking.contact.phone && <> · <a class="tel" href={`tel:${booking.contact.phone}`}>{booking.contact.phone}</a></>}
+                    {booking.contact.email && <a href={`mailto:${booking.contact.email}`}>{booking.contact.email}</a>}
+                    {booking.contact.email && booking.contact.phone && ' · '}
+                    {booking.contact.phone && <a class="tel" href={`tel:${booking.contact.phone}`}>{booking.contact.phone}</a>}
                   </p>
                 )}
                 {booking.internal_note && <p class="note"><strong>Note:</strong> {booking.internal_note}</p>}
