@@ -282,4 +282,32 @@ describe('the back office in Chromium', { skip: browserSkipReason(), timeout: 30
     assert.deepEqual(office.faults, [])
     await office.close()
   })
+
+  test('a guide who opens Settings or Bookings is told they have no access; tomorrow\'s manifest offers no check-in yet', async () => {
+    const tomorrow = await manager.post('/bookings', {
+      tour_id: 'alfama-walk', start: '2026-06-02T08:30:00Z', party: 2, status: 'confirmed', contact: { name: 'Inês Rocha', email: 'ines@example.pt' },
+    })
+    assert.equal(tomorrow.status, 201, tomorrow.text)
+    const office = await officePage()
+    const { page } = office
+    await signInAs(page, 'guide', { path: 'settings', heading: 'No access to Settings' })
+    const main = await page.textContent('main') ?? ''
+    assert.match(main, /Settings is open to managers\. You are signed in as a guide, so it is not open to you/)
+    assert.doesNotMatch(main, /not a page/)
+    await assertAccessible(page, 'no access')
+    await page.goto(officeUrl('bookings'))
+    await page.getByRole('heading', { level: 1, name: 'No access to Bookings' }).waitFor()
+    assert.match(await page.textContent('main') ?? '', /Bookings is open to viewers, staff and managers/)
+    await page.goto(officeUrl('nowhere'))
+    await page.getByRole('heading', { level: 1, name: 'Nothing here' }).waitFor()
+
+    // The API refuses a check-in before the departure's day (departure_not_today): the manifest offers none.
+    await page.goto(officeUrl(`departures/alfama-walk/${encodeURIComponent('2026-06-02T09:30:00+01:00')}`))
+    const guest = page.locator('.guest', { hasText: 'Inês Rocha' })
+    await guest.waitFor()
+    assert.equal(await guest.getByRole('button', { name: /Check in/ }).count(), 0, 'no check-in the day before')
+    assert.match(await page.textContent('.summary') ?? '', /Check-in opens on the day of the departure, Tuesday,? 2 June 2026/)
+    assert.deepEqual(office.faults, [])
+    await office.close()
+  })
 })

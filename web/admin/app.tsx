@@ -1,4 +1,6 @@
+import type { JSX } from 'preact'
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
+import type { Permission } from '../../src/domain/roles.ts'
 import { Problem, type AdminApi, type Me } from './api.ts'
 import { Link, useRouter } from './router.tsx'
 import { formatsFor, OfficeContext, type Office } from './session.tsx'
@@ -7,7 +9,7 @@ import { SignInView } from './views/sign-in.tsx'
 import { TodayView } from './views/today.tsx'
 import { ManifestView } from './views/manifest.tsx'
 import { RequestsView } from './views/requests.tsx'
-import { NotFoundView } from './views/not-found.tsx'
+import { NoAccessView, NotFoundView } from './views/not-found.tsx'
 import { BookingsView } from './views/bookings.tsx'
 import { CalendarView } from './views/calendar.tsx'
 import { CatalogView } from './views/catalog.tsx'
@@ -114,13 +116,16 @@ function SignedIn({ api, me, operatorName, onSignedOut }: { api: AdminApi, me: M
   }
 
   const path = router.path
+  // A section the role may not open is a page all the same: say so, rather than "not a page".
+  const gated = (permission: Permission, name: string, view: () => JSX.Element) =>
+    (office.may(permission) ? view() : <NoAccessView section={name} permission={permission} role={me.role} />)
   const view = path === '' || section(path, 'today') ? <TodayView path={path} />
     : path.startsWith('departures/') ? <ManifestView path={path} />
-      : path === 'requests' ? <RequestsView />
-        : section(path, 'bookings') && office.may('bookings.read') ? <BookingsView path={path} />
+      : path === 'requests' ? gated('bookings.read', 'Requests', () => <RequestsView />)
+        : section(path, 'bookings') ? gated('bookings.read', 'Bookings', () => <BookingsView path={path} />)
           : section(path, 'calendar') ? <CalendarView path={path} />
-            : section(path, 'catalog') && office.may('catalog.manage') ? <CatalogView path={path} />
-              : section(path, 'settings') && office.may('catalog.manage') ? <SettingsView path={path} />
+            : section(path, 'catalog') ? gated('catalog.manage', 'Catalog', () => <CatalogView path={path} />)
+              : section(path, 'settings') ? gated('catalog.manage', 'Settings', () => <SettingsView path={path} />)
                 : <NotFoundView />
   const zones = office.formats.zonesDiffer()
   return (

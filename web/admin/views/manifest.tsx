@@ -12,13 +12,13 @@ const STATUS_NAMES: Record<ManifestEntry['status'], string> = {
 
 interface Action { method: 'POST' | 'DELETE', path: string, label: string, done: string }
 
-/** What a guide can do next for a guest: check in or mark no-show (once started), or undo either. */
-function actionsOf(entry: ManifestEntry, started: boolean): Action[] {
+/** What a guide can do next for a guest: check in (from the departure's day) or mark no-show (once started), or undo either. */
+function actionsOf(entry: ManifestEntry, started: boolean, checkInOpen: boolean): Action[] {
   const name = entry.name ?? entry.code ?? 'The guest'
   const booking = `/bookings/${encodeURIComponent(entry.code ?? entry.id)}`
   if (entry.status === 'confirmed') {
     return [
-      { method: 'POST', path: `${booking}/check-in`, label: 'Check in', done: `${name} checked in.` },
+      ...(checkInOpen ? [{ method: 'POST' as const, path: `${booking}/check-in`, label: 'Check in', done: `${name} checked in.` }] : []),
       ...(started ? [{ method: 'POST' as const, path: `${booking}/no-show`, label: 'No-show', done: `${name} marked no-show.` }] : []),
     ]
   }
@@ -70,6 +70,9 @@ export function ManifestView({ path }: { path: string }) {
   const title = tourTitle(tourId)
   const ready = state.kind === 'ready' ? state.data : null
   const started = ready !== null && Date.now() >= Date.parse(ready.departure.start)
+  // The API refuses a check-in before the departure's day in the operator's zone (departure_not_today).
+  const departureDay = ready === null ? '' : formats.operatorDate(ready.departure.start)
+  const checkInOpen = ready !== null && formats.operatorDate(new Date().toISOString()) >= departureDay
   return (
     <>
       <p class="back no-print"><Link to="">← Today</Link></p>
@@ -88,13 +91,14 @@ export function ManifestView({ path }: { path: string }) {
             </p>
             {ready.totals.addons.length > 0 && <p>Add-ons: {formats.list(ready.totals.addons.map((a) => `${a.quantity} × ${a.name}`))}</p>}
             {ready.departure.note && <p class="note"><strong>Note:</strong> {ready.departure.note}</p>}
+            {!checkInOpen && may('check-in') && <p class="hint">Check-in opens on the day of the departure, {formats.day(departureDay)}.</p>}
             <button type="button" class="button quiet no-print" onClick={() => print()}>Print</button>
           </section>
           {ready.manifest.length === 0 ? <p>Nobody has booked this departure.</p> : (
             <ul class="cards guests" aria-label="Guests">
               {ready.manifest.map((entry) => {
                 const key = entry.code ?? entry.id
-                const actions = may('check-in') ? actionsOf(entry, started) : []
+                const actions = may('check-in') ? actionsOf(entry, started, checkInOpen) : []
                 return (
                   <li class="card guest" key={key} data-status={entry.status}>
                     <div class="guest-head">
