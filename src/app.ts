@@ -28,6 +28,7 @@ import { enforceRateLimit } from './http/rate-limit.ts'
 import { attachRouteChecks } from './http/route-checks.ts'
 import type { AppContext } from './context.ts'
 import { bookingPageRoutes } from './web/booking-page.ts'
+import { entryPageRoutes } from './web/entry-pages.ts'
 import { emailActionRoutes } from './web/email-action-page.ts'
 import { backOfficeRoutes } from './web/admin-page.ts'
 import { ADMIN_ROUTE_PREFIX, adminApi } from './admin/plugin.ts'
@@ -139,6 +140,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}) {
   }
 
   await app.register(bookingPageRoutes)
+  await app.register(entryPageRoutes({ admin: options.admin ?? true }))
 
   app.get('/healthz', async () => ({ status: 'ok' }))
   app.get('/readyz', async () => {

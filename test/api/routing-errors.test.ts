@@ -15,7 +15,8 @@ function allowed(res: RawResponse): string[] {
   return String(res.headers.allow).split(',').map((m) => m.trim()).sort()
 }
 
-for (const path of ['/', '/nope', '/api', '/api/', '/api/lisbon/nope', '/api/lisbon/tours/alfama-walk/extra', '/api/lisbon/availability/alfama-walk', '/api/lisbon/openapi.yaml']) {
+// '/' is a page (test/web/entry-pages.test.ts).
+for (const path of ['/nope', '/api', '/api/', '/api/lisbon/nope', '/api/lisbon/tours/alfama-walk/extra', '/api/lisbon/availability/alfama-walk', '/api/lisbon/openapi.yaml']) {
   test(`GET ${path} is 404 not_found as problem+json with a request_id`, async (t) => {
     const service = await build(t)
     const res = await raw(service, { method: 'GET', path })
