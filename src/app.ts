@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { resolveInstance } from './http/instance.ts'
+import { keptCompilers } from './http/schema-compilers.ts'
 import fastifyCookie from '@fastify/cookie'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, { LogController, type FastifyServerOptions } from 'fastify'
@@ -84,6 +85,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}) {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     frameworkErrors: answerRouterError,
     ajv: { customOptions: { coerceTypes: false, useDefaults: true, removeAdditional: false, allErrors: false } },
+    schemaController: { compilersFactory: keptCompilers },
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   answerOutsideRoutes(app.server)

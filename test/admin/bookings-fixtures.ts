@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import type { Role } from '../../src/domain/roles.ts'
 import { build, demoCatalog, type BuildOptions, type TestService } from '../helpers/build.ts'
 import { CONTACT } from '../helpers/booking-fixtures.ts'
-import { ContractChecker } from '../helpers/contract.ts'
+import { contractFor } from '../helpers/contract.ts'
 import { apiKeyClient, OperatorClient, signedInStaff } from '../helpers/operator.ts'
 import type { TestContext } from 'node:test'
 
@@ -33,7 +33,7 @@ export interface Operator {
  */
 export async function contractChecked(client: OperatorClient): Promise<OperatorClient> {
   const document = await (await fetch(`${client.base}/openapi.json`)).json() as Record<string, any>
-  const checker = new ContractChecker(document)
+  const checker = contractFor(document)
   const request = client.request.bind(client)
   client.request = async (method, path, body, headers) => {
     const res = await request(method, path, body, headers)

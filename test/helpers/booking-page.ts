@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import type { Page } from 'playwright-core'
 import { ApiClient } from './client.ts'
-import { ContractChecker } from './contract.ts'
+import { contractFor } from './contract.ts'
 
 // The callbacks given to page.evaluate run in the browser; these names exist there, not in Node.
 declare const document: any
@@ -14,7 +14,7 @@ export function bookingPageUrl(origin: string, prefix: string, tourId?: string):
 /** An API client for checking what the page did, with every answer checked against openapi.json. */
 export async function apiClient(origin: string, prefix: string): Promise<ApiClient> {
   const document = await (await fetch(`${origin}/api/${prefix}/openapi.json`)).json() as Record<string, any>
-  return new ApiClient(origin, prefix, new ContractChecker(document))
+  return new ApiClient(origin, prefix, contractFor(document))
 }
 
 /** The session the page's browser holds in its `sid` cookie, as headers for the API. */

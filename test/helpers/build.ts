@@ -6,7 +6,7 @@ import { DEMO_CATALOG_PATH } from '../../src/config/env.ts'
 import { MemoryBuckets } from '../../src/http/rate-limit.ts'
 import { closeContext, openContext, type AppContext, type ContextOptions } from '../../src/context.ts'
 import { ApiClient } from './client.ts'
-import { ContractChecker } from './contract.ts'
+import { contractFor, type ContractChecker } from './contract.ts'
 import { freshDatabase } from './database.ts'
 import { ManualClock } from './manual-clock.ts'
 
@@ -82,7 +82,7 @@ export async function startService(options: StartOptions = {}): Promise<StartedS
     const origin = `http://127.0.0.1:${address.port}`
     if (options.email?.publicUrl === undefined) context.emailSettings.publicUrl = origin
     const document = await (await fetch(`${origin}/api/${instances[0].prefix}/openapi.json`)).json() as Record<string, any>
-    const contract = new ContractChecker(document)
+    const contract = contractFor(document)
     return {
       app,
       context,

@@ -45,3 +45,20 @@ export class ContractChecker {
     }
   }
 }
+
+/**
+ * One checker per document, kept for the life of the test process: its Ajv compiles each
+ * response schema on first use, and a file builds many services that serve the same
+ * document. `servers` names each service's own origin, which the checks do not read.
+ */
+const checkers = new Map<string, ContractChecker>()
+
+export function contractFor(document: Record<string, any>): ContractChecker {
+  const key = JSON.stringify({ ...document, servers: null })
+  let checker = checkers.get(key)
+  if (!checker) {
+    checker = new ContractChecker(document)
+    checkers.set(key, checker)
+  }
+  return checker
+}

@@ -1,11 +1,11 @@
 import type { TestService } from './build.ts'
-import { ContractChecker } from './contract.ts'
+import { contractFor, type ContractChecker } from './contract.ts'
 import type { OperatorClient } from './operator.ts'
 
 /** The operator API's own openapi.json as a checker. */
 export async function operatorContract(service: TestService, prefix = 'lisbon'): Promise<ContractChecker> {
   const document = await (await fetch(`${service.origin}/admin/api/${prefix}/openapi.json`)).json() as Record<string, any>
-  return new ContractChecker(document)
+  return contractFor(document)
 }
 
 /** Makes `client` check every answer against the operator openapi.json, as service.client() does for the guest API. */

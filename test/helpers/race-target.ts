@@ -4,7 +4,7 @@ import { openStore } from '../../src/store/store.ts'
 import { startService } from './build.ts'
 import { drillCatalog, drillCatalogFile } from './catalog-file.ts'
 import { ApiClient } from './client.ts'
-import { ContractChecker } from './contract.ts'
+import { contractFor } from './contract.ts'
 import { freshDatabase } from './database.ts'
 import { startServer, type ServerProcess } from './server-process.ts'
 
@@ -108,7 +108,7 @@ export async function clusterTarget(nodes: number, postgresUrl?: string | null):
     servers.push(...await Promise.all(Array.from({ length: nodes - 1 }, () => startServer(env))))
     store = await openStore(database.target, { migrate: false })
     const document = await (await fetch(`${servers[0].origin}/api/lisbon/openapi.json`)).json() as Record<string, any>
-    const contract = new ContractChecker(document)
+    const contract = contractFor(document)
     const clients = servers.map((s) => new ApiClient(s.origin, 'lisbon', contract))
     return { servers, clients, db: store.db, ...allocators(clients[0]), close }
   } catch (err) {
