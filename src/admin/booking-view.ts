@@ -1,11 +1,12 @@
 import { cancellationFee } from '../domain/cancellation.ts'
 import { csvRecord } from '../domain/csv.ts'
 import { formatStoredInZone } from '../domain/instant-format.ts'
-import type { OperatorBooking } from '../schemas/admin/booking.ts'
+import type { BookingHistoryChange, OperatorBooking, OperatorBookingDetail } from '../schemas/admin/booking.ts'
+import { ERASED } from '../domain/erasure.ts'
 import { bookingView } from '../api/booking-view.ts'
 import { policyOf } from '../services/bookings.ts'
 import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
-import type { HistoryEntry } from '../services/operator-bookings.ts'
+import type { HistoryEntry } from '../services/booking-history.ts'
 import type { BookingRow } from '../store/bookings.ts'
 
 /** The operator's record of a booking: the guest's, and what only the operator sees. */
@@ -36,12 +37,35 @@ export function operatorBookingView(row: BookingRow, catalog: InstanceCatalog): 
   }
 }
 
-export function bookingDetailView(row: BookingRow, history: readonly HistoryEntry[], catalog: InstanceCatalog) {
+export function bookingDetailView(row: BookingRow, history: readonly HistoryEntry[], catalog: InstanceCatalog): OperatorBookingDetail {
   const timeZone = catalog.instance.timezone
+  const erased = row.contact_email === ERASED
   return {
     ...operatorBookingView(row, catalog),
-    history: history.map((entry) => ({ ...entry, at: formatStoredInZone(entry.at, timeZone) })),
+    history: history.map(({ before, after, ...entry }) => ({ ...entry, at: formatStoredInZone(entry.at, timeZone), changes: historyChanges(before, after, timeZone, erased) })),
   }
+}
+
+/** Stored fields the history leaves out: the status is the entry's own, the rest follow from the fields shown. */
+const NOT_SHOWN = new Set(['status', 'version', 'end_at', 'cancellable_until', 'subtotal', 'addons_total', 'discount'])
+/** Stored fields by the names the booking record gives them. */
+const FIELD_NAMES: Record<string, string> = { start_at: 'start', contact_name: 'contact.name', contact_email: 'contact.email', contact_phone: 'contact.phone', cancelled_at: 'cancelled_at' }
+const INSTANT_FIELDS = new Set(['start_at', 'checked_in_at', 'cancelled_at'])
+const CONTACT_FIELDS = new Set(['contact_name', 'contact_email', 'contact_phone'])
+
+/** An audit entry's fields before and after as the history shows them (an entry that kept no "before", a creation, shows none). */
+function historyChanges(before: Record<string, unknown> | null, after: Record<string, unknown> | null, timeZone: string, erased: boolean): BookingHistoryChange[] {
+  if (before === null || after === null) return []
+  const shown = (field: string, value: unknown): string | number | boolean | null => {
+    // The erasure reaches the booking row; the history does not bring back the contact it had.
+    if (erased && CONTACT_FIELDS.has(field)) return ERASED
+    if (value === null || value === undefined) return null
+    if (INSTANT_FIELDS.has(field) && typeof value === 'string') return formatStoredInZone(value, timeZone)
+    if (field === 'addons' && typeof value === 'string') return (JSON.parse(value) as Array<{ id: string, quantity: number }>).map((a) => `${a.quantity} × ${a.id}`).join('; ')
+    return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? value : JSON.stringify(value)
+  }
+  return Object.keys(after).filter((field) => !NOT_SHOWN.has(field) && (before[field] ?? null) !== (after[field] ?? null))
+    .map((field) => ({ field: FIELD_NAMES[field] ?? field, from: shown(field, before[field]), to: shown(field, after[field]) }))
 }
 
 /** The ETag of a booking's current version, as If-Match takes it back. */

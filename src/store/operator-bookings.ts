@@ -11,7 +11,7 @@ import { statement, type Plan } from './write-plan.ts'
 
 export type BookingEventRow = Selectable<Tables['booking_events']>
 /** Who made a change at an instant, as the audit log has it. */
-export type RecordedChange = Pick<Selectable<Tables['audit_log']>, 'at' | 'actor_type' | 'actor_id' | 'actor_name' | 'action' | 'target_type' | 'target_id' | 'after'>
+export type RecordedChange = Pick<Selectable<Tables['audit_log']>, 'at' | 'actor_type' | 'actor_id' | 'actor_name' | 'action' | 'before' | 'after'>
 
 /** The operator's booking filters, in stored form. */
 export interface BookingFilter {
@@ -159,13 +159,12 @@ export function operatorBookingRepository({ dialect, read }: Database) {
       })
     },
 
-    /** Audit entries made at these instants (through the log's time index): who made the transitions recorded then. */
-    async changesAt(instanceId: string, ats: readonly string[]): Promise<RecordedChange[]> {
-      if (ats.length === 0) return []
+    /** The audit entries about the booking, oldest first (through the log's target index): who changed it, and what. */
+    async auditOf(instanceId: string, bookingId: string): Promise<RecordedChange[]> {
       return read(function* () {
         const { rows } = yield* statement<RecordedChange>(
-          `select at, actor_type, actor_id, actor_name, action, target_type, target_id, after from audit_log
-           where instance_id = ? and at in (${ats.map(() => '?').join(', ')})`, [instanceId, ...ats])
+          `select at, actor_type, actor_id, actor_name, action, before, after from audit_log
+           where instance_id = ? and target_type = 'booking' and target_id = ? order by at, id`, [instanceId, bookingId])
         return rows
       })
     },

@@ -27,7 +27,10 @@ test('a request nobody answers within 24 hours is declined by the system, its se
   const detail = await key.get(`/bookings/${waiting.booking.code}`)
   assert.equal(detail.body.status, 'declined')
   assert.equal(detail.body.decline_reason, 'no answer in time')
-  assert.deepEqual(detail.body.history.at(-1), { at: '2026-06-02T09:00:00+01:00', from: 'requested', to: 'declined', actor: { type: 'system', id: null, name: null } })
+  assert.deepEqual(detail.body.history.at(-1), {
+    at: '2026-06-02T09:00:00+01:00', from: 'requested', to: 'declined', action: 'booking.declined',
+    changes: [{ field: 'decline_reason', from: null, to: 'no answer in time' }], actor: { type: 'system', id: null, name: null },
+  })
   const [entry] = await auditEntries(service, byStaff.body.id)
   assert.equal(entry.action, 'booking.created')
   assert.equal((await housekeeping(service)).declinedRequests, 0, 'declined once')

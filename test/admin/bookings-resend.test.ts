@@ -84,7 +84,8 @@ test('a resend queues a copy of the confirmation, the same message and calendar 
   assert.deepEqual(JSON.parse(entry.after!), { email_id: resent.body.id, to: CONTACT.email, state: 'queued', state_reason: null })
   const detail = await staff.get(`/bookings/${booking.code}`)
   assert.equal(detail.body.version, version, 'the booking did not change')
-  assert.deepEqual(detail.body.history.map((h: { to: string }) => h.to), ['held', 'confirmed'], 'no transition')
+  assert.deepEqual(detail.body.history.map((h: { from: string | null, to: string, action: string | null }) => [h.from, h.to, h.action]),
+    [[null, 'held', null], ['held', 'confirmed', null], ['confirmed', 'confirmed', 'booking.confirmation_resent']], 'listed in the history, as no transition')
 })
 
 test('the copy goes to the contact email as corrected; an Idempotency-Key sends it once', async (t) => {

@@ -116,6 +116,16 @@ describe('the Bookings view in Chromium', { skip: browserSkipReason(), timeout: 
     await result(page, /Internal note saved/)
     assert.equal((await manager.get(`/bookings/${booking.code}`)).body.internal_note, 'Prefers to be called, not emailed')
 
+    // The history lists each of those changes, with who made it and what changed.
+    const changed = history.locator('li[data-action="booking.changed"]')
+    await changed.filter({ hasText: 'Internal note: (none) → Prefers to be called, not emailed' }).waitFor()
+    const lines = await changed.allTextContents()
+    assert.equal(lines.length, 4, lines.join('\n'))
+    assert.match(lines[0], /Changed, by Sam staff.*Start: .*9:30.* → .*14:00/)
+    assert.match(lines[1], /Changed, by .*Phone: \(none\) → \+351912000111/)
+    assert.match(lines[2], /Changed, by Sam staff.*Party: 2 → 3.*Total: €\d+\.\d\d → €\d+\.\d\d/)
+    assert.match(lines[3], /Changed, by Sam staff/)
+
     // Resend: a new copy goes out, and the detail's email log lists it.
     await page.getByRole('button', { name: 'Resend confirmation' }).click()
     await result(page, /confirmation is on its way to beatriz@example\.pt again/)

@@ -50,17 +50,26 @@ export const OperatorBooking = named('OperatorBooking', Type.Object({
 }))
 export type OperatorBooking = Static<typeof OperatorBooking>
 
+export const BookingHistoryChange = named('BookingHistoryChange', Type.Object({
+  field: Type.String({ description: 'As the booking record names it: start, tour_id, party, addons, total, promo_code, contact.name, contact.email, contact.phone, internal_note, checked_in_at, decline_reason…' }),
+  from: Nullable(Type.Union([Type.String(), Type.Number(), Type.Boolean()])),
+  to: Nullable(Type.Union([Type.String(), Type.Number(), Type.Boolean()])),
+}, { description: "One field before and after; instants in the instance's zone, money in minor units, add-ons as `2 × id`; a contact erased since reads \"erased\"" }))
+export type BookingHistoryChange = Static<typeof BookingHistoryChange>
+
 export const BookingHistoryEntry = named('BookingHistoryEntry', Type.Object({
   at: Instant,
   from: Nullable(BookingStatus),
   to: BookingStatus,
+  action: Nullable(Type.String({ description: 'What was done, as the audit log names it (booking.confirmed, booking.changed, booking.checked_in, booking.confirmation_resent…); null for a guest\'s own step or the expiry of a hold' })),
+  changes: Type.Array(BookingHistoryChange, { description: 'What else the entry changed, field by field (a move, a resize, a contact or note change, a check-in time); empty for a bare transition' }),
   actor: Actor,
-}))
+}, { description: 'A transition (from → to), or a change that kept the status (from equals to: changes says what)' }))
 export type BookingHistoryEntry = Static<typeof BookingHistoryEntry>
 
 export const OperatorBookingDetail = named('OperatorBookingDetail', Type.Object({
   ...OperatorBooking.properties,
-  history: Type.Array(BookingHistoryEntry, { description: 'Every transition, oldest first' }),
+  history: Type.Array(BookingHistoryEntry, { description: 'Every change, oldest first: each transition, and each change staff made that kept the status, with who made it' }),
 }))
 export type OperatorBookingDetail = Static<typeof OperatorBookingDetail>
 

@@ -8,6 +8,7 @@ import { CancelForm, ContactForm, DeclineForm, MoveForm, NoteForm, PartyForm } f
 import { bookingApiPath, formErrorOf, STATUS_NAMES, StatusBadge, type FormError } from './booking-shared.tsx'
 import type { Actor, BookingDetail, BookingEmail } from './booking-types.ts'
 import { departurePath } from './today.tsx'
+import type { Formats } from '../../src/format.ts'
 
 type Panel = 'move' | 'party' | 'contact' | 'note' | 'cancel' | 'decline'
 
@@ -34,6 +35,25 @@ function actorName(actor: Actor): string {
   if (actor.type === 'staff') return actor.name ?? 'a member of staff'
   if (actor.type === 'key') return `API key ${actor.name ?? ''}`.trim()
   return actor.type === 'system' ? 'the system' : 'the guest'
+}
+
+/** What a history entry that kept the status did (the others read as their transition). */
+const KEPT_STATUS_ACTIONS: Record<string, string> = {
+  'booking.changed': 'Changed', 'booking.quarantine_released': 'Released from quarantine', 'booking.confirmation_resent': 'Confirmation sent again',
+}
+
+const FIELD_LABELS: Record<string, string> = {
+  start: 'Start', tour_id: 'Tour', party: 'Party', addons: 'Add-ons', total: 'Total', promo_code: 'Promo code', 'contact.name': 'Name',
+  'contact.email': 'Email', 'contact.phone': 'Phone', internal_note: 'Internal note', checked_in_at: 'Checked in', decline_reason: 'Reason',
+  cancellation_reason: 'Reason', quarantined: 'Quarantined',
+}
+
+function changeValue(field: string, value: string | number | boolean | null, formats: Formats): string {
+  if (value === null || value === '') return '(none)'
+  if (typeof value === 'boolean') return value ? 'yes' : 'no'
+  if (field === 'total' && typeof value === 'number') return formats.price(value)
+  if ((field === 'start' || field === 'checked_in_at') && typeof value === 'string') return formats.dateTime(value)
+  return String(value)
 }
 
 function notSentReason(reason: string | null): string {
@@ -240,9 +260,14 @@ export function BookingDetailView({ code }: { code: string }) {
             <h2 id="history-title">History</h2>
             <ol class="history">
               {booking.history.map((h, i) => (
-                <li key={i}>
+                <li key={i} data-action={h.action ?? undefined}>
                   <span class="history-at">{formats.dateTime(h.at)}</span>{' '}
-                  {h.from ? `${STATUS_NAMES[h.from]} → ${STATUS_NAMES[h.to]}` : STATUS_NAMES[h.to]}, by {actorName(h.actor)}
+                  {h.from === h.to ? (KEPT_STATUS_ACTIONS[h.action ?? ''] ?? h.action) : h.from ? `${STATUS_NAMES[h.from]} → ${STATUS_NAMES[h.to]}` : STATUS_NAMES[h.to]}, by {actorName(h.actor)}
+                  {h.changes.length > 0 && (
+                    <ul class="history-changes">
+                      {h.changes.map((c) => <li key={c.field}>{FIELD_LABELS[c.field] ?? c.field}: {changeValue(c.field, c.from, formats)} → {changeValue(c.field, c.to, formats)}</li>)}
+                    </ul>
+                  )}
                 </li>
               ))}
             </ol>
