@@ -1,7 +1,7 @@
 /**
- * `npx tsx bench/profile.ts [scenario] [--seconds N] [--connections N]`: drives one bench
- * scenario (default hold-release) against the service on SQLite started with
- * `node --cpu-prof`, then prints where the service's CPU time went. The .cpuprofile is
+ * `npx tsx bench/profile.ts [scenario] [--db sqlite|postgres] [--seconds N] [--connections N]`:
+ * drives one bench scenario (default hold-release) against the service (on SQLite unless
+ * told) started with `node --cpu-prof`, then prints where the service's CPU time went. The .cpuprofile is
  * kept under test-output/bench/profiles/ for Chrome DevTools or speedscope.
  */
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
@@ -13,7 +13,7 @@ import { todayIn } from '../src/domain/instant-format.ts'
 import { openStore } from '../src/store/store.ts'
 import { BENCH_TIME_ZONE, writeBenchCatalog } from './catalog.ts'
 import { summarizeProfile, type CpuProfile, type TimeShare } from './cpu-profile-summary.ts'
-import { sqliteDatabase } from './databases.ts'
+import { postgresDatabase, sqliteDatabase } from './databases.ts'
 import { measureLoad } from './load.ts'
 import { ROOT } from './node-process.ts'
 import { scenarios } from './scenarios.ts'
@@ -23,7 +23,7 @@ import { FULL } from './settings.ts'
 
 const { values: args, positionals } = parseArgs({
   allowPositionals: true,
-  options: { seconds: { type: 'string', default: '10' }, connections: { type: 'string', default: String(FULL.connections) } },
+  options: { db: { type: 'string', default: 'sqlite' }, seconds: { type: 'string', default: '10' }, connections: { type: 'string', default: String(FULL.connections) } },
 })
 const now = Temporal.Now.instant()
 const today = todayIn(now, BENCH_TIME_ZONE)
@@ -34,7 +34,7 @@ if (!scenario) throw new Error(`no scenario "${name}"; choose one of ${scenarios
 
 const workDir = mkdtempSync(join(os.tmpdir(), 'tourdesk-profile-'))
 const profileDir = join(workDir, 'profile')
-const database = sqliteDatabase(workDir, 'profile')
+const database = args.db === 'postgres' ? await postgresDatabase('profile') : sqliteDatabase(workDir, 'profile')
 const { small } = FULL.growth
 let summaryLines: string[]
 try {
@@ -72,6 +72,7 @@ try {
     ...rows(summary.inclusiveOurs),
   ]
 } finally {
+  await database.drop()
   rmSync(workDir, { recursive: true, force: true })
 }
 process.stdout.write(`${summaryLines.join('\n')}\n`)

@@ -124,16 +124,9 @@ export async function runPlanAsync<T>(plan: Plan<T>, run: (statement: Statement)
   return step.value
 }
 
-/** Waits for statements sent on; throws the first one's error (the ones after it only failed with it). */
-async function settle(sent: Array<Promise<unknown>>): Promise<void> {
-  const results = await Promise.allSettled(sent.splice(0))
-  const failed = results.find((result) => result.status === 'rejected')
-  if (failed) throw failed.reason
-}
-
 /**
- * Runs a plan on a connection that pipelines (PostgreSQL): `send` puts a statement on the wire
- * without waiting for the ones before it. A foreseen statement is sent in its checking form
+ * Runs a plan on a connection that pipelines (PostgreSQL): statements are sent without waiting
+ * for the answers to the ones before them. A foreseen statement is sent in its checking form
  * and the plan goes on with the foreseen outcome at once; any other statement is sent and
  * waited for, with everything before it: a round trip. `begin` goes out with the first
  * statements and `commit` with the last, so a plan that waits for one outcome takes two round
@@ -141,34 +134,49 @@ async function settle(sent: Array<Promise<unknown>>): Promise<void> {
  * its error is thrown here, before the plan is told anything that came after it; if the plan
  * throws, `rollback` is sent instead of `commit`.
  */
-export async function runPlanPipelined<T>(plan: Plan<T>, send: (statement: Statement) => Promise<Outcome>,
+export async function runPlanPipelined<T>(plan: Plan<T>, connection: PipelinedConnection,
   control: { begin: Statement, commit: Statement, rollback: Statement }): Promise<T> {
-  const sent: Array<Promise<unknown>> = [send(control.begin)]
+  const sent: Array<Promise<unknown>> = []
+  const send = (statement: Statement) => sent.push(connection.send(statement))
+  const settle = async () => {
+    connection.waiting()
+    const results = await Promise.allSettled(sent.splice(0))
+    // The first failure; the statements after it only failed with it.
+    const failed = results.find((result) => result.status === 'rejected')
+    if (failed) throw failed.reason
+    return results
+  }
+  send(control.begin)
   try {
     let step = plan.next()
     while (!step.done) {
       const next = statementOf(step.value)
       const { foreseen } = next
       if (foreseen) {
-        sent.push(send(foreseen.sql === undefined ? next : { ...next, sql: foreseen.sql, params: foreseen.params ?? next.params }))
+        send(foreseen.sql === undefined ? next : { ...next, sql: foreseen.sql, params: foreseen.params ?? next.params })
         step = plan.next(foreseen.outcome)
         continue
       }
-      const answer = send(next)
-      sent.push(answer)
-      await settle(sent)
-      step = plan.next(await answer)
+      send(next)
+      const results = await settle()
+      step = plan.next((results[results.length - 1] as PromiseFulfilledResult<Outcome>).value)
     }
-    sent.push(send(control.commit))
-    await settle(sent)
+    send(control.commit)
+    await settle()
     return step.value
   } catch (err) {
     // The rollback goes behind whatever is still on the wire; the error of a statement sent
     // before the plan threw explains the throw (it decided on an outcome that did not come).
-    sent.push(send(control.rollback))
-    await settle(sent)
+    send(control.rollback)
+    await settle()
     throw err
   }
+}
+
+/** Where runPlanPipelined sends: `send` queues a statement, `waiting` puts everything queued on the wire at once. */
+export interface PipelinedConnection {
+  send(statement: Statement): Promise<Outcome>
+  waiting(): void
 }
 
 const numbered = new Map<string, string>()
