@@ -15,9 +15,12 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<void>
 }
 
-/** Starts `src/server.ts` as its own process on a free port and waits until it prints its base URLs. */
-export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+/**
+ * Starts `src/server.ts` (or what `nodeArgs` names, such as a bundle of `npm run build`) as its
+ * own process on a free port and waits until it prints its base URLs.
+ */
+export async function startServer(env: Record<string, string>, nodeArgs = ['--import', 'tsx', 'src/server.ts']): Promise<ServerProcess> {
+  const child = spawn(process.execPath, nodeArgs, {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', TOURDESK_RATE_LIMITS: 'off', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
