@@ -1,5 +1,5 @@
 import { cancellationFee } from '../domain/cancellation.ts'
-import { csvRecord } from '../domain/csv.ts'
+import { csvAmount, csvRecord } from '../domain/csv.ts'
 import { formatStoredInZone } from '../domain/instant-format.ts'
 import type { BookingHistoryChange, OperatorBooking, OperatorBookingDetail } from '../schemas/admin/booking.ts'
 import { ERASED } from '../domain/erasure.ts'
@@ -71,7 +71,7 @@ function historyChanges(before: Record<string, unknown> | null, after: Record<st
 /** The ETag of a booking's current version, as If-Match takes it back. */
 export const versionTag = (row: BookingRow) => `"${row.version}"`
 
-/** The columns of the bookings export, in order; money in minor units, instants in the instance's zone. */
+/** The columns of the bookings export, in order; money in major units beside its currency, instants in the instance's zone. */
 const CSV_COLUMNS: Array<[string, (row: BookingRow, catalog: InstanceCatalog) => string | number | null]> = [
   ['code', (r) => r.code],
   ['id', (r) => r.id],
@@ -83,10 +83,10 @@ const CSV_COLUMNS: Array<[string, (row: BookingRow, catalog: InstanceCatalog) =>
   ['party', (r) => r.party],
   ['addons', (r) => (JSON.parse(r.addons) as Array<{ id: string, quantity: number }>).map((a) => `${a.id} x${a.quantity}`).join('; ')],
   ['currency', (r) => r.currency],
-  ['subtotal', (r) => r.subtotal],
-  ['addons_total', (r) => r.addons_total],
-  ['discount', (r) => r.discount],
-  ['total', (r) => r.total],
+  ['subtotal', (r) => csvAmount(r.subtotal, r.currency)],
+  ['addons_total', (r) => csvAmount(r.addons_total, r.currency)],
+  ['discount', (r) => csvAmount(r.discount, r.currency)],
+  ['total', (r) => csvAmount(r.total, r.currency)],
   ['promo_code', (r) => r.promo_code],
   ['referral_code', (r) => r.referral_code],
   ['contact_name', (r) => r.contact_name],
@@ -101,7 +101,7 @@ const CSV_COLUMNS: Array<[string, (row: BookingRow, catalog: InstanceCatalog) =>
   ['cancelled_by', (r) => r.cancelled_by],
   ['cancellation_reason', (r) => r.cancellation_reason],
   ['cancellation_fee_percent', (r) => r.cancellation_fee_percent],
-  ['cancellation_fee', (r) => r.cancellation_fee],
+  ['cancellation_fee', (r) => r.cancellation_fee === null ? null : csvAmount(r.cancellation_fee, r.currency)],
   ['fee_waived', (r) => r.fee_waived === null ? null : r.fee_waived === 1 ? 'true' : 'false'],
   ['created_at', (r, c) => formatStoredInZone(r.created_at, c.instance.timezone)],
   ['updated_at', (r, c) => formatStoredInZone(r.updated_at, c.instance.timezone)],

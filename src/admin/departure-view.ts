@@ -1,4 +1,4 @@
-import { csvRecord } from '../domain/csv.ts'
+import { csvAmount, csvRecord } from '../domain/csv.ts'
 import { formatStoredInZone } from '../domain/instant-format.ts'
 import type { DepartureManifest, ManifestEntry } from '../schemas/admin/departure.ts'
 import { EXPECTED, isOneOf } from '../schemas/booking-status.ts'
@@ -63,7 +63,7 @@ export function manifestView(departure: DepartureRecord, bookings: readonly Book
 
 const CSV_HEADER = ['code', 'status', 'name', 'email', 'phone', 'party', 'addons', 'due_on_arrival', 'currency', 'checked_in_at', 'note']
 
-/** The manifest as RFC 4180 CSV (CRLF line ends, a header row): one row per booking, money in minor units. */
+/** The manifest as RFC 4180 CSV (CRLF line ends, a header row): one row per booking, money in major units beside its currency. */
 export function manifestCsv(view: DepartureManifest): string {
   const rows = view.manifest.map((entry) => [
     entry.code,
@@ -73,7 +73,7 @@ export function manifestCsv(view: DepartureManifest): string {
     entry.phone,
     entry.party,
     entry.addons.map((a) => `${a.quantity} × ${a.name}`).join('; '),
-    entry.due_on_arrival,
+    csvAmount(entry.due_on_arrival, view.totals.currency),
     view.totals.currency,
     entry.checked_in_at,
     entry.note,

@@ -2,6 +2,7 @@ import { InvalidArgumentError, Option } from 'commander'
 import { Temporal } from 'temporal-polyfill'
 import { Value } from 'typebox/value'
 import { ROLES } from '../domain/roles.ts'
+import { CliFailure } from './failure.ts'
 import { Email } from '../schemas/admin/staff.ts'
 
 /** Options several commands share; a value of the wrong shape is a usage error (exit 2), like an unknown option. */
@@ -28,10 +29,31 @@ export function parseDate(value: string): string {
   throw new InvalidArgumentError('not a date (YYYY-MM-DD)')
 }
 
-export function parseInstant(value: string): string {
+/** A start as given: an instant with its offset, or a wall-clock time to read in the instance's zone (known only once the instance is). */
+export type GivenStart = { instant: string } | { local: string }
+
+/** `2026-11-27 20:30` (or with a T, or seconds) in the instance's zone, or RFC 3339 with an offset. */
+export function parseStart(value: string): GivenStart {
+  if (/^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2})?$/.test(value)) {
+    try {
+      return { local: Temporal.PlainDateTime.from(value.replace(' ', 'T'), { overflow: 'reject' }).toString() }
+    } catch {
+      throw new InvalidArgumentError('not a date and time (YYYY-MM-DD HH:MM)')
+    }
+  }
   try {
-    return Temporal.Instant.from(value).toString()
+    return { instant: Temporal.Instant.from(value).toString() }
   } catch {
-    throw new InvalidArgumentError('not an RFC 3339 time with an offset (e.g. 2026-06-02T19:30:00+01:00)')
+    throw new InvalidArgumentError('not a local date and time (2026-06-02 20:00) or an RFC 3339 time with an offset (2026-06-02T20:00:00+01:00)')
+  }
+}
+
+/** The instant a given start names; a wall-clock time the zone skips or repeats (a DST change) is refused rather than guessed. */
+export function startInZone(start: GivenStart, timeZone: string): Temporal.Instant {
+  if ('instant' in start) return Temporal.Instant.from(start.instant)
+  try {
+    return Temporal.PlainDateTime.from(start.local).toZonedDateTime(timeZone, { disambiguation: 'reject' }).toInstant()
+  } catch {
+    throw new CliFailure(`${start.local.replace('T', ' ')} is skipped or happens twice in ${timeZone} (a clock change): give the start with its offset, e.g. 2026-10-25T01:30:00+01:00`)
   }
 }

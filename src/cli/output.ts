@@ -76,3 +76,8 @@ export function money(amount: number, currency: string): string {
   const format = new Intl.NumberFormat('en', { style: 'currency', currency })
   return format.format(amount / 10 ** (format.resolvedOptions().maximumFractionDigits ?? 2))
 }
+
+/** An instant the API gave in the instance's zone (2026-06-02T09:30:00+01:00) as its wall clock, 2026-06-02 09:30. */
+export function localWallClock(instant: string): string {
+  return `${instant.slice(0, 10)} ${instant.slice(11, 16)}`
+}

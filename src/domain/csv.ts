@@ -22,3 +22,12 @@ export function csvField(value: CsvCell): string {
 export function csvRecord(cells: readonly CsvCell[]): string {
   return `${cells.map(csvField).join(',')}\r\n`
 }
+
+/**
+ * Minor units as a CSV cell in major units, with as many decimals as the currency has
+ * (4550 EUR → 45.50, 1200 JPY → 1200): a number a spreadsheet sums, beside a currency column.
+ */
+export function csvAmount(minor: number, currency: string): string {
+  const digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2
+  return (minor / 10 ** digits).toFixed(digits)
+}

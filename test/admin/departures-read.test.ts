@@ -209,8 +209,9 @@ test('GET /departures/{tour}/{start} with Accept: text/csv answers the manifest 
   assert.equal(lines.at(-1), '', 'every line ends in CRLF')
   assert.equal(lines[0], 'code,status,name,email,phone,party,addons,due_on_arrival,currency,checked_in_at,note')
   assert.equal(lines.length, 4)
-  assert.match(lines[1], /^[A-Z0-9]+,confirmed,"'=HYPERLINK\(""http:\/\/x""\)",x@example\.com,,1,,\d+,EUR,,$/)
-  assert.match(lines[2], /^[A-Z0-9]+,confirmed,"Silva, ""Ana""",ana@example\.pt,\+351912345678,2,1 × .+,\d+,EUR,,$/)
+  // Amounts in major units beside the currency: a spreadsheet sums the column.
+  assert.match(lines[1], /^[A-Z0-9]+,confirmed,"'=HYPERLINK\(""http:\/\/x""\)",x@example\.com,,1,,\d+\.\d\d,EUR,,$/)
+  assert.match(lines[2], /^[A-Z0-9]+,confirmed,"Silva, ""Ana""",ana@example\.pt,\+351912345678,2,1 × .+,\d+\.\d\d,EUR,,$/)
 
   const json = await staff.get(departurePath('alfama-walk', ALFAMA_TUE_0930), { accept: 'application/json, text/csv;q=0.5' })
   assert.equal(json.headers.get('content-type'), 'application/json; charset=utf-8')

@@ -60,12 +60,15 @@ test('bookings list prints every booking with the API filters, as JSON when pipe
   assert.deepEqual(await codes('--to', '2026-01-01'), [])
 
   const csv = (await cli(['bookings', 'list', '--instance', 'lisbon', '--status', 'requested', '--format', 'csv'])).stdout.split('\r\n')
-  assert.equal(csv[0], 'code,status,tour,start,party,name,email,phone,total,channel')
-  assert.match(csv[1], new RegExp(`^${fado.booking.code},requested,fado-night,[^,]+,2,Ana Silva,ana@example\\.pt,\\+351912345678,"?€[0-9.,]+"?,web$`))
+  assert.equal(csv[0], 'code,status,tour,start,party,name,email,phone,total,currency,channel')
+  // The amount in major units beside its currency: a spreadsheet sums the column.
+  const total = (fado.booking.price.total / 100).toFixed(2)
+  assert.equal(csv[1], `${fado.booking.code},requested,fado-night,${fado.booking.start},2,Ana Silva,ana@example.pt,+351912345678,${total},EUR,web`)
   assert.deepEqual(csv.slice(2), [''])
   const table = (await cli(['bookings', 'list', '--instance', 'lisbon', '--format', 'table', '--tour', 'fado-night'])).stdout.split('\n')
-  assert.match(table[0], /^code +status +tour +start +party +name +email +phone +total +channel$/)
-  assert.match(table[1], new RegExp(`^${fado.booking.code} +requested +fado-night `))
+  assert.match(table[0], /^code +status +tour +start +party +name +email +phone +total +currency +channel$/)
+  const local = `${fado.booking.start.slice(0, 10)} ${fado.booking.start.slice(11, 16)}`
+  assert.match(table[1], new RegExp(`^${fado.booking.code} +requested +fado-night +${local} +2 +Ana Silva .* ${total.replace('.', '\\.')} +EUR +web$`), "the start as Lisbon's clock reads it")
 
   const bad = await runCli(['bookings', 'list', '--instance', 'lisbon', '--status', 'pending'], { env: { DATABASE_URL: 'sqlite:/nonexistent/x.db' } })
   assert.equal(bad.code, 2)
@@ -80,7 +83,7 @@ test('bookings list --format csv defuses what a spreadsheet would run as a formu
   for (const name of names) await book('alfama-walk', 1, { name, email: 'eve@example.com', phone: '+351 912 345 678' })
 
   const [header, ...rows] = (await cli(['bookings', 'list', '--instance', 'lisbon', '--format', 'csv'])).stdout.split('\r\n').filter((line) => line !== '')
-  assert.equal(header, 'code,status,tour,start,party,name,email,phone,total,channel')
+  assert.equal(header, 'code,status,tour,start,party,name,email,phone,total,currency,channel')
   assert.equal(rows.length, names.length)
   const cells = rows.map((row) => row.match(/("(?:[^"]|"")*"|[^,]*)(?:,|$)/g)!.map((cell) => cell.replace(/,$/, '')))
   const written = cells.map((row) => row[5].replace(/^"(.*)"$/, '$1').replaceAll('""', '"')).sort()
@@ -110,6 +113,13 @@ test("the operator's first five minutes: a CLI manager signs in, confirms the Fa
   assert.deepEqual(json.manifest.map((e: any) => [e.code, e.status, e.name, e.party]), [[fado.booking.code, 'confirmed', 'Ana Silva', 2]])
   assert.equal(json.totals.guests, 2)
   assert.equal(json.departure.tour_id, 'fado-night')
+  // The start as the instance's clock reads it, as a guide would type it.
+  const local = `${json.departure.date} ${json.departure.time}`
+  const byLocal = await cli(['manifest', '--instance', 'lisbon', '--tour', 'fado-night', '--start', local])
+  assert.deepEqual(JSON.parse(byLocal.stdout), json, `--start "${local}" names the same departure`)
+  const notADate = await runCli(['manifest', '--instance', 'lisbon', '--tour', 'fado-night', '--start', '2026-02-30 20:30'], { env })
+  assert.equal(notADate.code, 2)
+  assert.match(notADate.stderr, /not a date and time/)
 
   const key = (await cli(['keys', 'create', '--instance', 'lisbon', '--name', 'Guide phone', '--role', 'guide'])).stdout.trim()
   const apiCsv = await fetch(`${server.origin}/admin/api/lisbon/departures/fado-night/${encodeURIComponent(fado.start)}`, { headers: { authorization: `Bearer ${key}`, accept: 'text/csv' } })

@@ -92,7 +92,7 @@ export const departureRoutes: FastifyPluginAsyncTypebox = async (app) => {
         + "(guides see them too), party, add-ons, the amount due on arrival, check-in time and the booking's internal note; quarantined bookings are left out. "
         + 'Totals: bookings and guests per status; guests, add-ons and the amount due over the requested, confirmed and completed bookings (a no-show owes '
         + 'only its policy fee, which is information). With Accept: text/csv (ranked above application/json) the answer is the manifest as RFC 4180 CSV '
-        + '(text/csv; charset=utf-8, CRLF line ends, a header row, money in minor units, cells a guest typed that start with = + - or @ prefixed with an '
+        + '(text/csv; charset=utf-8, CRLF line ends, a header row, money in major units (45.50) beside a currency column, cells a guest typed that start with = + - or @ prefixed with an '
         + "apostrophe). 404 departure_not_found when the start is neither scheduled, added nor stored; tour_not_found when the tour is unknown and nothing is stored.",
       errors: ['tour_not_found', 'departure_not_found'],
       responseHeaders: { 'Content-Disposition': 'With Accept: text/csv, attachment; filename="manifest-<tour>-<date>-<HHMM>.csv"' },

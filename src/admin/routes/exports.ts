@@ -36,7 +36,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox = async (app) => {
       csv: 'only',
       summary: 'Every booking the list would give for these filters, as CSV',
       description: 'RFC 4180 CSV (text/csv; charset=utf-8, CRLF line ends) with a header row, every page of GET /bookings with the '
-        + 'same filters, in the same order, streamed as it is read. Money in minor units, instants in the instance\'s zone, add-ons as '
+        + 'same filters, in the same order, streamed as it is read. Money in major units (45.50) beside a currency column, so a spreadsheet sums it; instants in the instance\'s zone, add-ons as '
         + '"id xquantity" separated by "; ". A text field that a spreadsheet would run as a formula (starting with =, +, - or @) is '
         + 'written with a leading apostrophe; phones are E.164 and written as they are.',
     },

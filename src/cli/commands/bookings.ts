@@ -6,21 +6,28 @@ import type { BookingPosition } from '../../store/operator-bookings.ts'
 import { instanceNamed, withContext } from '../context.ts'
 import { progress } from '../io.ts'
 import { instanceOption, parseDate } from '../options.ts'
-import { chosenFormat, formatOption, listing, money, type Column } from '../output.ts'
+import { csvAmount } from '../../domain/csv.ts'
+import { chosenFormat, formatOption, listing, localWallClock, type Column, type Format } from '../output.ts'
 
 /** Bookings read per query: the API's largest page. */
 const PAGE = 200
 
-const COLUMNS: Column<OperatorBooking>[] = [
+/**
+ * The columns of every format; a table shows the start as the instance's wall clock
+ * (2026-06-02 09:30), CSV keeps the offset, and amounts are major units beside their currency
+ * so a spreadsheet sums them.
+ */
+const columns = (format: Format): Column<OperatorBooking>[] => [
   { header: 'code', cell: (b) => b.code },
   { header: 'status', cell: (b) => b.status },
   { header: 'tour', cell: (b) => b.tour.id },
-  { header: 'start', cell: (b) => b.start },
+  { header: 'start', cell: (b) => format === 'table' ? localWallClock(b.start) : b.start },
   { header: 'party', cell: (b) => b.party },
   { header: 'name', cell: (b) => b.contact?.name ?? null },
   { header: 'email', cell: (b) => b.contact?.email ?? null },
   { header: 'phone', cell: (b) => b.contact?.phone ?? null },
-  { header: 'total', cell: (b) => money(b.price.total, b.price.currency) },
+  { header: 'total', cell: (b) => csvAmount(b.price.total, b.price.currency) },
+  { header: 'currency', cell: (b) => b.price.currency },
   { header: 'channel', cell: (b) => b.channel },
 ]
 
@@ -48,7 +55,8 @@ export function bookingsCommand(): Command {
       await withContext(async ({ context }) => {
         const catalog = instanceNamed(context, options.instance)
         const query = { from: options.from, to: options.to, statuses: options.status, tour: options.tour, q: options.q }
-        const out = listing(COLUMNS, chosenFormat(options.format))
+        const format = chosenFormat(options.format)
+        const out = listing(columns(format), format)
         const shown = progress()
         let after: BookingPosition | null = null
         let count = 0

@@ -1,10 +1,9 @@
 import { Command, Option } from 'commander'
-import { Temporal } from 'temporal-polyfill'
 import { manifestCsv, manifestView } from '../../admin/departure-view.ts'
 import type { DepartureManifest, ManifestEntry } from '../../schemas/admin/departure.ts'
 import { instanceNamed, withContext } from '../context.ts'
 import { print } from '../io.ts'
-import { instanceOption, parseInstant } from '../options.ts'
+import { instanceOption, parseStart, startInZone, type GivenStart } from '../options.ts'
 import { chosenFormat, formatOption, money, printListing, type Column } from '../output.ts'
 
 function columns(currency: string): Column<ManifestEntry>[] {
@@ -35,12 +34,13 @@ export function manifestCommand(): Command {
     .description("print a departure's manifest: every requested, confirmed, completed and no-show booking, with totals (csv: the same CSV as the API)")
     .addOption(instanceOption())
     .addOption(new Option('--tour <tour>', 'the tour id').makeOptionMandatory())
-    .addOption(new Option('--start <start>', 'the start, RFC 3339 with an offset, e.g. 2026-06-02T20:00:00+01:00').makeOptionMandatory().argParser(parseInstant))
+    .addOption(new Option('--start <start>', "the start: a local date and time in the instance's zone (\"2026-06-02 20:00\"), or RFC 3339 with an offset (2026-06-02T20:00:00+01:00)")
+      .makeOptionMandatory().argParser(parseStart))
     .addOption(formatOption())
-    .action(async (options: { instance: string, tour: string, start: string, format?: string }) => {
+    .action(async (options: { instance: string, tour: string, start: GivenStart, format?: string }) => {
       await withContext(async ({ context }) => {
         const catalog = instanceNamed(context, options.instance)
-        const { departure, manifest } = await context.departures.detail({ catalog, now: context.clock.now() }, options.tour, Temporal.Instant.from(options.start))
+        const { departure, manifest } = await context.departures.detail({ catalog, now: context.clock.now() }, options.tour, startInZone(options.start, catalog.instance.timezone))
         const view = manifestView(departure, manifest, catalog)
         const format = chosenFormat(options.format)
         if (format === 'json') print(JSON.stringify(view, null, 2))
