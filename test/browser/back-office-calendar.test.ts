@@ -292,4 +292,46 @@ describe('the back office calendar in Chromium', { skip: browserSkipReason(), ti
     assert.deepEqual(office.consoleErrors, [])
     await office.close()
   })
+
+  test('on a 375 px phone on a Thursday the week starts at today, and a departure\'s panel shows its Done button whole', async () => {
+    const office = await officePage({ viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true })
+    const { page } = office
+    await page.clock.setFixedTime(new Date('2026-06-04T08:00:00Z')) // Thursday 4 June, 09:00 in Lisbon
+    await signInAs(page, 'staff')
+    await follow(page.getByRole('navigation', { name: 'Back office' }).getByRole('link', { name: 'Calendar' }))
+    await page.getByRole('heading', { level: 1, name: /Calendar\s*Week of 4\s*–\s*10 June 2026/ }).waitFor()
+    const days = await page.locator('.calendar-day h2').allTextContents()
+    assert.match(days[0], /^Thursday,? 4 June 2026\s*Today$/, `the list starts at today: ${days.join(' | ')}`)
+    assert.equal(days.length, 7)
+    assert.match(days[6], /Wednesday,? 10 June 2026/)
+
+    await page.getByRole('button', { name: /^Alfama & Mouraria Walking Tour, Thursday,? 4 June 2026, 14:00$/ }).tap()
+    const panel = page.getByRole('dialog', { name: /Alfama & Mouraria Walking Tour/ })
+    await panel.waitFor()
+    const done = panel.getByRole('button', { name: 'Done' })
+    // The button squeezed by a long title drew its word over its own padding and border.
+    const fit = await done.evaluate((button) => {
+      // Runs in the browser, whose globals this file's types do not declare.
+      const { getComputedStyle, document, innerWidth } = globalThis as any
+      const box = button.getBoundingClientRect()
+      const dialog = button.closest('dialog')!.getBoundingClientRect()
+      const style = getComputedStyle(button)
+      const range = document.createRange()
+      range.selectNodeContents(button)
+      const text = range.getBoundingClientRect()
+      return {
+        left: box.left, right: box.right, dialogLeft: dialog.left, dialogRight: dialog.right, viewport: innerWidth,
+        textLeft: text.left, textRight: text.right, innerLeft: box.left + parseFloat(style.borderLeftWidth) + parseFloat(style.paddingLeft),
+        innerRight: box.right - parseFloat(style.borderRightWidth) - parseFloat(style.paddingRight),
+      }
+    })
+    assert.ok(fit.left >= fit.dialogLeft && fit.right <= fit.dialogRight && fit.right <= fit.viewport, `Done lies inside the dialog: ${JSON.stringify(fit)}`)
+    assert.ok(fit.textLeft >= fit.innerLeft - 0.5 && fit.textRight <= fit.innerRight + 0.5, `its word fits inside its padding: ${JSON.stringify(fit)}`)
+    await assertAccessible(page, 'departure panel on a phone')
+    await screenshot(page, 'back-office-calendar-panel-phone')
+    await done.tap()
+    await panel.waitFor({ state: 'detached' })
+    assert.deepEqual(office.faults, [])
+    await office.close()
+  })
 })

@@ -22,12 +22,15 @@ export function calendarPath({ mode, anchor, tour }: CalendarRoute): string {
   return `calendar/${mode}/${anchor}${tour ? `/${encodeURIComponent(tour)}` : ''}`
 }
 
+/** The first day a mode shows for a date: a month's first; a week's Monday, or on a phone the date itself. */
+type AnchorFor = (mode: CalendarMode, date: string) => string
+
 /** 'calendar' is this week of every tour; the segments after it say otherwise. */
-function routeOf(path: string, today: string): CalendarRoute {
+function routeOf(path: string, today: string, anchorFor: AnchorFor): CalendarRoute {
   const [, modeSegment, dateSegment, tourSegment] = path.split('/')
   const mode: CalendarMode = modeSegment === 'month' ? 'month' : 'week'
   const date = dateSegment && isDate(dateSegment) ? dateSegment : today
-  return { mode, anchor: anchorOf(mode, date), tour: tourSegment ? decoded(tourSegment) : null }
+  return { mode, anchor: anchorFor(mode, date), tour: tourSegment ? decoded(tourSegment) : null }
 }
 
 function decoded(segment: string): string {
@@ -100,14 +103,17 @@ export function CalendarView({ path }: { path: string }) {
   const { api, me, formats, tourTitle, announce, may } = useOffice()
   const router = useRouter()
   const today = formats.operatorDate(new Date().toISOString())
-  const route = routeOf(path, today)
+  const narrow = useNarrow()
+  // On a phone a week is the seven days from the day asked for (today by default), so a guide
+  // on a Thursday does not scroll past three days gone; a wide screen keeps Monday to Sunday.
+  const anchorFor: AnchorFor = (m, date) => (m === 'week' && narrow ? date : anchorOf(m, date))
+  const route = routeOf(path, today, anchorFor)
   const { mode, anchor, tour } = route
   const days = daysOf(mode, anchor)
   const from = days[0]
   const to = days[days.length - 1]
   const [state, reload] = useLoad(() => readDepartures(api, from, to, tour), [from, to, tour])
   const tours = useTours(me.instance.prefix)
-  const narrow = useNarrow()
   const mayChange = may('departures.change')
   const [selected, setSelected] = useState<string | null>(null)
   const [adding, setAdding] = useState(false)
@@ -123,9 +129,9 @@ export function CalendarView({ path }: { path: string }) {
 
   const unit = mode === 'week' ? 'week' : 'month'
   const step = (n: number) => mode === 'week' ? addDays(anchor, 7 * n) : addMonths(anchor, n)
-  const todayAnchor = anchorOf(mode, today)
+  const todayAnchor = anchorFor(mode, today)
   // From a month to the week of today when today is in it, else to its first week.
-  const weekAnchor = mode === 'week' ? anchor : anchorOf('week', today >= from && today <= to ? today : anchor)
+  const weekAnchor = mode === 'week' ? anchor : anchorFor('week', today >= from && today <= to ? today : anchor)
   const departures = state.kind === 'ready' ? state.data : []
   const open = selected === null ? undefined : departures.find((d) => departureKey(d) === selected)
   const opener: SlotOpener | null = mayChange ? (d) => setSelected(departureKey(d)) : null
@@ -141,7 +147,7 @@ export function CalendarView({ path }: { path: string }) {
     pendingFocus.current = departureKey(d)
     const shown = d.date >= from && d.date <= to && (tour === null || tour === d.tour_id)
     if (shown) await reload()
-    else router.navigate(calendarPath({ mode, anchor: anchorOf(mode, d.date), tour: tour === null ? null : d.tour_id }))
+    else router.navigate(calendarPath({ mode, anchor: anchorFor(mode, d.date), tour: tour === null ? null : d.tour_id }))
   }
 
   // Tours in the catalog's order, then any other a departure names (archived, with bookings).
