@@ -5,6 +5,8 @@ import { statement, type Plan } from './write-plan.ts'
 
 export type WebhookEndpointRow = Selectable<Tables['webhook_endpoints']>
 export type WebhookDeliveryRow = Selectable<Tables['webhook_deliveries']>
+/** A delivery as its log shows it: with its event's type and booking code, when the feed still holds the event. */
+export type LoggedDeliveryRow = WebhookDeliveryRow & { event_type: string | null, booking_code: string | null }
 export type WebhookAttemptRow = Selectable<Tables['webhook_attempts']>
 /** What one attempt came to, for the delivery log. */
 export type AttemptRecord = Omit<WebhookAttemptRow, 'instance_id' | 'delivery_id' | 'attempt' | 'endpoint_id'>
@@ -141,11 +143,18 @@ export function webhookRepository({ dialect, supportsSkipLocked }: Database) {
       return changes
     },
 
-    /** The endpoint's deliveries, newest first, before the (created_at, id) of the page before. */
-    *deliveries(instanceId: string, endpointId: string, before: [string, string] | null, limit: number): Plan<WebhookDeliveryRow[]> {
-      const page = before === null ? '' : ' and (created_at < ? or (created_at = ? and id < ?))'
-      const { rows } = yield* statement<WebhookDeliveryRow>(
-        `select * from webhook_deliveries where instance_id = ? and endpoint_id = ?${page} order by created_at desc, id desc limit ?`,
+    /**
+     * The endpoint's deliveries, newest first, before the (created_at, id) of the page before,
+     * each with what its event was: its type, and the code of the booking it is about (null for
+     * another subject, or once the event has left the feed).
+     */
+    *deliveries(instanceId: string, endpointId: string, before: [string, string] | null, limit: number): Plan<LoggedDeliveryRow[]> {
+      const page = before === null ? '' : ' and (d.created_at < ? or (d.created_at = ? and d.id < ?))'
+      const { rows } = yield* statement<LoggedDeliveryRow>(
+        `select d.*, e.type as event_type, b.code as booking_code from webhook_deliveries d
+         left join events e on e.instance_id = d.instance_id and e.id = d.event_id
+         left join bookings b on e.subject_type = 'booking' and b.instance_id = e.instance_id and b.id = e.subject_id
+         where d.instance_id = ? and d.endpoint_id = ?${page} order by d.created_at desc, d.id desc limit ?`,
         [instanceId, endpointId, ...before === null ? [] : [before[0], before[0], before[1]], limit])
       return rows.map((row) => ({ ...row, event_seq: Number(row.event_seq) }))
     },

@@ -147,6 +147,9 @@ describe('the back office settings in Chromium', { skip: browserSkipReason(), ti
     assert.match(await first.textContent() ?? '', /Delivered/)
     assert.match(await first.textContent() ?? '', /Response200/)
     assert.match(await first.textContent() ?? '', /1 Jun 2026, 09:00/, 'times in the operator\'s zone')
+    // What was sent, not only its id: the event's type and the booking, which opens from there.
+    assert.equal(await first.locator('.event-type').textContent(), 'booking.requested')
+    assert.equal(await first.getByRole('link', { name: booking.code }).getAttribute('href'), `/admin/lisbon/bookings/${booking.code}`)
     await first.getByText('Every attempt (1)').click()
     assert.match(await first.locator('.attempts li').textContent() ?? '', /^1 Jun 2026, 09:00.* · \d+ ms · answered 200$/, 'each attempt: when, how long, the answer')
     const delivered = hooks.received.filter((r) => r.event.type === 'booking.requested')
@@ -164,7 +167,8 @@ describe('the back office settings in Chromium', { skip: browserSkipReason(), ti
     assert.equal(again[1].headers['webhook-id'], again[0].headers['webhook-id'], 'a replay keeps the event id')
     hooks.assertAllVerified()
     const log = (await manager.get(`/webhooks/${made.id}/deliveries`)).body.deliveries
-    assert.deepEqual(log.map((d: { status: string, last_status: number }) => [d.status, d.last_status]), [['delivered', 200], ['delivered', 200]])
+    assert.deepEqual(log.map((d: { status: string, last_status: number, event_type: string, booking: string }) => [d.status, d.last_status, d.event_type, d.booking]),
+      [['delivered', 200, 'booking.requested', booking.code], ['delivered', 200, 'booking.requested', booking.code]])
     await assertAccessible(page, 'webhook delivery log')
     await screenshot(page, 'back-office-settings-webhook-log')
 
@@ -259,7 +263,7 @@ describe('the back office settings in Chromium', { skip: browserSkipReason(), ti
     await page.getByLabel('Name').fill('Joana Dias')
     await page.getByLabel('Role', { exact: true }).selectOption('guide')
     await page.getByRole('button', { name: 'Add and get setup link' }).click()
-    const linkField = page.getByLabel('Setup link')
+    const linkField = page.getByLabel('Setup link', { exact: true })
     await linkField.waitFor()
     const link = await linkField.inputValue()
     assert.match(link, new RegExp(`^${service.origin}/admin/lisbon/setup#.{20,}`))
@@ -333,13 +337,14 @@ describe('the back office settings in Chromium', { skip: browserSkipReason(), ti
     await office.close()
   })
 
-  test('staff without the managers\' permissions see no Settings, and its address is not a page for them', async () => {
+  test('staff without the managers\' permissions see no Settings, and its address tells them it is for managers', async () => {
     const office = await officePage()
     const { page } = office
     await signInAs(page, 'staff')
     assert.equal(await page.getByRole('link', { name: 'Settings' }).count(), 0)
     await page.goto(officeUrl('settings/staff'))
-    await page.getByRole('heading', { level: 1, name: 'Nothing here' }).waitFor()
+    await page.getByRole('heading', { level: 1, name: 'No access to Settings' }).waitFor()
+    assert.match(await page.textContent('main') ?? '', /Settings is open to managers\. You are signed in as a staff member, so it is not open to you/)
     assert.deepEqual(office.faults, [])
     await office.close()
   })

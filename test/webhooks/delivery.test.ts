@@ -36,6 +36,9 @@ test('a receiver sees booking.requested then booking.confirmed, signed and verif
   const log = await admin.get(`/webhooks/${made.body.webhook.id}/deliveries`)
   assert.equal(log.status, 200, log.text)
   assert.deepEqual(log.body.deliveries.map((d: any) => [d.status, d.attempts, d.last_status]), [['delivered', 1, 200], ['delivered', 1, 200]])
+  // Both were made at the same instant of the test's clock, so their order is the ids'.
+  assert.deepEqual(log.body.deliveries.map((d: any) => [d.event_type, d.booking]).sort(), [['booking.confirmed', booking.code], ['booking.requested', booking.code]],
+    'the log says what each delivery was: its event type and booking')
   assert.equal((await service.context.scheduler.runNow('webhooks') as any).delivered, 0, 'nothing is sent twice')
   const audit = await admin.get('/audit?action=webhook.created')
   assert.equal(audit.body.entries.length, 1)

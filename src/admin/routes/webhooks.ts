@@ -11,7 +11,7 @@ import {
 import type { EventType } from '../../schemas/event-type.ts'
 import { actorOf } from '../../services/staff-auth.ts'
 import { newWebhookSecret } from '../../notify/webhook-signing.ts'
-import type { WebhookAttemptRow, WebhookDeliveryRow, WebhookEndpoint as EndpointRecord } from '../../store/webhooks.ts'
+import type { LoggedDeliveryRow, WebhookAttemptRow, WebhookEndpoint as EndpointRecord } from '../../store/webhooks.ts'
 import { decodeCursor, encodeCursor, pageOf } from '../list-cursor.ts'
 
 /** How long the previous secret signs too after a rotation (24 hours, docs/events-and-webhooks.md, "Webhooks"). */
@@ -28,10 +28,10 @@ function endpointView(row: EndpointRecord, zone: string, now: string) {
   }
 }
 
-function deliveryView(row: WebhookDeliveryRow, attempts: readonly WebhookAttemptRow[], zone: string) {
+function deliveryView(row: LoggedDeliveryRow, attempts: readonly WebhookAttemptRow[], zone: string) {
   const at = (stored: string | null) => stored === null ? null : formatStoredInZone(stored, zone)
   return {
-    id: row.id, event_id: row.event_id, status: row.status as 'pending' | 'delivered' | 'failed', attempts: Number(row.attempts),
+    id: row.id, event_id: row.event_id, event_type: row.event_type, booking: row.booking_code, status: row.status as 'pending' | 'delivered' | 'failed', attempts: Number(row.attempts),
     next_attempt_at: row.status === 'pending' ? at(row.next_attempt_at) : null, last_status: row.last_status === null ? null : Number(row.last_status),
     last_error: row.last_error, created_at: at(row.created_at)!, delivered_at: at(row.delivered_at),
     attempt_log: attempts.map((a) => ({ attempt: a.attempt, at: at(a.at)!, duration_ms: a.duration_ms, status: a.status, error: a.error, answer: a.answer })),

@@ -82,6 +82,8 @@ export const WebhookAttempt = named('WebhookAttempt', Type.Object({
 export const WebhookDelivery = named('WebhookDelivery', Type.Object({
   id: Type.String({ description: 'whd_…' }),
   event_id: Type.String({ description: 'The event, and the webhook-id of every attempt' }),
+  event_type: Nullable(Type.String({ description: 'The event\'s type (booking.confirmed…); null once the event has left the feed (30 days)' })),
+  booking: Nullable(Type.String({ description: 'The code of the booking the event is about; null for an event about something else, or once it has left the feed' })),
   status: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')]),
   attempts: Type.Integer(),
   next_attempt_at: Nullable(Type.Union([Instant], { description: 'When pending: the next attempt' })),

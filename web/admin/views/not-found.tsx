@@ -11,6 +11,7 @@ export function NotFoundView() {
 }
 
 const PLURAL: Record<Role, string> = { guide: 'guides', viewer: 'viewers', staff: 'staff', manager: 'managers' }
+const ONE: Record<Role, string> = { guide: 'a guide', viewer: 'a viewer', staff: 'a staff member', manager: 'a manager' }
 
 /** A section that exists but that the signed-in role may not open: who may (src/domain/roles.ts), and who can change that. */
 export function NoAccessView({ section, permission, role }: { section: string, permission: Permission, role: Role }) {
@@ -19,7 +20,7 @@ export function NoAccessView({ section, permission, role }: { section: string, p
   return (
     <>
       <h1 tabIndex={-1}>No access to {section}</h1>
-      <p>{section} is open to {who}. You are signed in as a {role}, so it is not open to you; a manager can change your role. <Link to="">Go to Today</Link>.</p>
+      <p>{section} is open to {who}. You are signed in as {ONE[role]}, so it is not open to you; a manager can change your role. <Link to="">Go to Today</Link>.</p>
     </>
   )
 }

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks'
 import type { EventType } from '../../../src/schemas/event-type.ts'
 import { DISABLE_AFTER_MS, retryScheduleInWords, waitInWords } from '../../../src/domain/webhook-retry.ts'
 import { LoadState, useLoad } from '../load.tsx'
+import type { WebhookDelivery as Delivery } from '../types.ts'
 import { Link } from '../router.tsx'
 import { useOffice } from '../session.tsx'
 import {
@@ -40,26 +41,6 @@ interface Webhook {
   previous_secret_expires_at: string | null
   created_at: string
   version: number
-}
-interface Attempt {
-  attempt: number
-  at: string
-  duration_ms: number
-  status: number | null
-  error: string | null
-  answer: string | null
-}
-interface Delivery {
-  id: string
-  event_id: string
-  status: 'pending' | 'delivered' | 'failed'
-  attempts: number
-  next_attempt_at: string | null
-  last_status: number | null
-  last_error: string | null
-  created_at: string
-  delivered_at: string | null
-  attempt_log: Attempt[]
 }
 interface TestResult { id: string, delivered: boolean, status: number | null, error: string | null, duration_ms: number }
 
@@ -334,7 +315,11 @@ export function WebhookDetail({ id }: { id: string }) {
                 const [tone, text] = STATUS_NAMES[d.status]
                 return (
                   <li class="card delivery" key={d.id} data-status={d.status}>
-                    <p class="log-head"><span class="badge" data-tone={tone}>{text}</span> <span class="code">{d.event_id}</span></p>
+                    <p class="log-head">
+                      <span class="badge" data-tone={tone}>{text}</span> <span class="event-type">{d.event_type ?? 'An event no longer in the feed'}</span>
+                      {d.booking && <> · <Link to={`bookings/${encodeURIComponent(d.booking)}`} class="code">{d.booking}</Link></>}
+                    </p>
+                    <p class="muted">Event <span class="code">{d.event_id}</span></p>
                     <dl class="facts">
                       <div><dt>Made</dt><dd>{when(formats, d.created_at)}</dd></div>
                       {d.delivered_at && <div><dt>Delivered</dt><dd>{when(formats, d.delivered_at)}</dd></div>}
