@@ -1,5 +1,5 @@
 import { readFileSync, statSync } from 'node:fs'
-import { Ajv } from 'ajv'
+import { Ajv, type ErrorObject } from 'ajv'
 import addFormats from 'ajv-formats'
 import { CatalogFile, type CatalogInstance } from '../schemas/catalog.ts'
 import { DECOY_FIELD_NAMES } from '../schemas/decoy-fields.ts'
@@ -17,19 +17,42 @@ export interface Instance extends Omit<CatalogInstance, 'horizon_days' | 'hold_m
   allowedOrigins: readonly string[]
 }
 
-const ajv = new Ajv({ allErrors: false, strict: false })
+// Every error of a file at once (the CLI's import lists them all, as the API does).
+const ajv = new Ajv({ allErrors: true, strict: false })
 addFormats.default(ajv)
 const validateCatalog = ajv.compile(CatalogFile)
 
-/** A catalog file that fails validation; `field` names where (null when the file is not JSON), for callers that word it their own way. */
+/** One thing wrong with a catalog file: where (null when the file is not JSON) and what. */
+export interface CatalogFileIssue {
+  field: string | null
+  reason: string
+}
+
+/** A catalog file that fails validation, with every issue found; `field` and `reason` are the first's, for callers that word it their own way. */
 export class CatalogFileError extends ConfigError {
-  constructor(readonly source: string, readonly field: string | null, readonly reason: string) {
-    super(field === null ? `TOURDESK_CONFIG ${source} ${reason}` : `TOURDESK_CONFIG ${source}: ${field} ${reason}`)
+  readonly field: string | null
+  readonly reason: string
+
+  constructor(readonly source: string, readonly issues: readonly CatalogFileIssue[]) {
+    super(`TOURDESK_CONFIG ${describeIssues(source, issues)}`)
+    this.field = issues[0].field
+    this.reason = issues[0].reason
   }
 }
 
-function fail(source: string, where: string, message: string): never {
-  throw new CatalogFileError(source, where, message)
+/** `file: /instances/0/x is not a known field; instances[1].tours[2].party.min is above party.max`, or `file is not valid JSON: …`. */
+export function describeIssues(file: string, issues: readonly CatalogFileIssue[]): string {
+  return `${file}${issues[0]?.field === null ? ' ' : ': '}${issues.map((i) => i.field === null ? i.reason : `${i.field} ${i.reason}`).join('; ')}`
+}
+
+/** The schema's errors as issues: an unknown field by its path; the umbrella of a union that failed adds nothing its branches do not say. */
+function schemaIssues(errors: readonly ErrorObject[]): CatalogFileIssue[] {
+  const issues = errors.filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf').map((e) => {
+    const unknown = e.params.additionalProperty as string | undefined
+    return unknown ? { field: `${e.instancePath}/${unknown}`, reason: 'is not a known field' } : { field: e.instancePath || '(top level)', reason: e.message ?? 'is invalid' }
+  })
+  const seen = new Set<string>()
+  return issues.filter((i) => !seen.has(`${i.field} ${i.reason}`) && seen.add(`${i.field} ${i.reason}`))
 }
 
 /** The instance as the service runs it: the file's optional settings given their defaults. */
@@ -50,17 +73,13 @@ export function parseCatalogFile(text: string, source: string): CatalogInstance[
   try {
     data = JSON.parse(text)
   } catch (err) {
-    throw new CatalogFileError(source, null, `is not valid JSON: ${(err as Error).message}`)
+    throw new CatalogFileError(source, [{ field: null, reason: `is not valid JSON: ${(err as Error).message}` }])
   }
-  if (!validateCatalog(data)) {
-    const first = validateCatalog.errors![0]
-    const unknown = first.params.additionalProperty as string | undefined
-    if (unknown) fail(source, `${first.instancePath}/${unknown}`, 'is not a known field')
-    fail(source, first.instancePath || '(top level)', first.message ?? 'is invalid')
-  }
+  if (!validateCatalog(data)) throw new CatalogFileError(source, schemaIssues(validateCatalog.errors!))
+  // The rules read the instances as the schema shapes them: they are checked once it passes.
   const { instances } = data as { instances: CatalogInstance[] }
-  const [issue] = catalogFileIssues(instances)
-  if (issue) fail(source, issue.field, issue.message)
+  const issues = catalogFileIssues(instances)
+  if (issues.length > 0) throw new CatalogFileError(source, issues.map((i) => ({ field: i.field, reason: i.message })))
   return instances
 }
 

@@ -185,6 +185,11 @@ test(`an invalid file on ${testDialect} exits 1 with one line naming the field, 
     [['catalog', 'import', broken('taken.json', (c) => { c.instances[1] = { ...c.instances[1], ref: 'qq1w2e3r', prefix: 'nyc', name: 'Not New York' } })],
       /taken\.json: instances\[1\]\.prefix "nyc" is another instance's prefix/],
     [['catalog', 'import', file('not-json.json', '{"instances": [')], /not-json\.json is not valid JSON/],
+    // Every error of the file in the one line, as the API lists them: the schema's, or once it passes, the rules'.
+    [['catalog', 'import', broken('several.json', (c) => { c.instances[0].tours[1].capcity = 3; c.instances[1].tours[0].price = '39.00' })],
+      /several\.json: \/instances\/0\/tours\/1\/capcity is not a known field; \/instances\/1\/tours\/0\/price must be integer\n$/],
+    [['catalog', 'import', broken('rules.json', (c) => { c.instances[0].tours[1].party.min = 99; c.instances[0].promo_codes[2].tour_ids = ['no-such-tour'] })],
+      /rules\.json: instances\[0\]\.tours\[1\]\.party\.min is above party\.max; instances\[0\]\.promo_codes\[2\]\.tour_ids names unknown tour "no-such-tour"\n$/],
     [['catalog', 'import', join(tmpdir(), 'no-such-dir', 'catalog.json')], /cannot read .*catalog\.json \(ENOENT\)/],
     [['catalog', 'export', '--instance', 'porto'], /no instance has the prefix "porto"/],
   ]

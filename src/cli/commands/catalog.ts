@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { Command, Option } from 'commander'
 import { editSummary } from '../../admin/catalog-view.ts'
-import { CatalogFileError, parseCatalogFile } from '../../catalog/catalog-file.ts'
+import { CatalogFileError, describeIssues, parseCatalogFile } from '../../catalog/catalog-file.ts'
 import { ApiError, type FieldError } from '../../errors/api-error.ts'
 import type { CatalogInstance } from '../../schemas/catalog.ts'
 import type { CatalogEditResult } from '../../catalog/catalog-editor.ts'
@@ -14,7 +14,7 @@ type SummaryFormat = 'text' | 'json'
 /** What an import did (or would do) to one instance: the operator API's change summary, and which instance. */
 type Summary = ReturnType<typeof editSummary> & Pick<CatalogEditResult, 'instance'>
 
-/** The instances of FILE, checked as the server checks TOURDESK_CONFIG (src/catalog/catalog-file.ts); a bad one fails naming the field. */
+/** The instances of FILE, checked as the server checks TOURDESK_CONFIG (src/catalog/catalog-file.ts); a bad one fails naming every field. */
 function readCatalogFile(file: string): CatalogInstance[] {
   let text: string
   try {
@@ -25,7 +25,8 @@ function readCatalogFile(file: string): CatalogInstance[] {
   try {
     return parseCatalogFile(text, file)
   } catch (err) {
-    if (err instanceof CatalogFileError) throw new CliFailure(err.field === null ? `${file} ${err.reason}` : `${file}: ${err.field} ${err.reason}`)
+    // Every issue at once, in the one line a failure has: the operator fixes the file in one pass.
+    if (err instanceof CatalogFileError) throw new CliFailure(describeIssues(file, err.issues))
     throw err
   }
 }
