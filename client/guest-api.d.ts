@@ -766,17 +766,23 @@ export interface components {
             addons: number;
             /** Format: int64 */
             discount: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description What the booking was priced at; what is owed is due_on_arrival (or a cancellation fee)
+             */
             total: number;
             /**
              * Format: int64
              * @description Always 0: payment is taken on arrival
              */
             due_now: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description The total while the booking stands (held, requested, confirmed, checked in); 0 once it is declined, cancelled, expired or released, or marked no-show: what those owe, if anything, is their cancellation fee (cancellation.fee) or no-show fee
+             */
             due_on_arrival: number;
         };
-        /** @description What DELETE /booking would do to this booking at the moment of the answer, by the same rule: a hold is released free of charge; a requested or confirmed booking is cancelled while cancellable_until is ahead, with the fee of the booking's own policy tier that the notice falls in. The fee can grow as the start comes closer; read the booking again just before cancelling. */
+        /** @description What DELETE /booking would do to this booking at the moment of the answer, by the same rule: a hold is released free of charge; a requested or confirmed booking is cancelled while cancellable_until is ahead: a request free of charge, since nobody has accepted it yet, and a confirmed booking with the fee of the booking's own policy tier that the notice falls in. The fee can grow as the start comes closer; read the booking again just before cancelling. */
         CancellationNow: {
             /** @description Whether DELETE /booking would release or cancel this booking now (false: 409 cancellation_not_allowed, or nothing to cancel) */
             allowed: boolean;

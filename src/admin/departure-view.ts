@@ -1,3 +1,4 @@
+import { dueOnArrival } from '../domain/cancellation.ts'
 import { csvAmount, csvRecord } from '../domain/csv.ts'
 import { formatStoredInZone } from '../domain/instant-format.ts'
 import type { DepartureManifest, ManifestEntry } from '../schemas/admin/departure.ts'
@@ -18,7 +19,7 @@ function manifestEntry(row: BookingRow, timeZone: string): ManifestEntry {
     phone: row.contact_phone,
     party: row.party,
     addons: JSON.parse(row.addons) as Addon[],
-    due_on_arrival: row.total,
+    due_on_arrival: dueOnArrival(row),
     checked_in_at: row.checked_in_at === null ? null : formatStoredInZone(row.checked_in_at, timeZone),
     note: row.internal_note,
   }

@@ -1,4 +1,5 @@
 import type { Temporal } from 'temporal-polyfill'
+import { dueOnArrival } from '../domain/cancellation.ts'
 import { formatStoredInZone } from '../domain/instant-format.ts'
 import type { Booking, BookingFields } from '../schemas/booking.ts'
 import type { BookingRow } from '../store/bookings.ts'
@@ -30,7 +31,7 @@ export function bookingView(row: BookingRow, catalog: InstanceCatalog): BookingF
       discount: row.discount,
       total: row.total,
       due_now: 0,
-      due_on_arrival: row.total,
+      due_on_arrival: dueOnArrival(row),
     },
     hold_expires_at: row.status === 'held' && row.hold_expires_at ? at(row.hold_expires_at) : null,
     contact: checkedOut ? { name: row.contact_name!, email: row.contact_email, phone: row.contact_phone } : null,

@@ -1,5 +1,5 @@
 import { Temporal } from 'temporal-polyfill'
-import { isOneOf, LIVE_CHECKED_OUT } from '../schemas/booking-status.ts'
+import { isOneOf, LIVE_CHECKED_OUT, OWES_ITS_TOTAL } from '../schemas/booking-status.ts'
 import type { CatalogPolicy } from '../schemas/catalog.ts'
 
 type TieredPolicy = Pick<CatalogPolicy, 'tiers'>
@@ -30,19 +30,26 @@ export function cancellationFee(total: number, feePercent: number): number {
   return Math.floor((total * feePercent + 50) / 100)
 }
 
+/** What a booking in `status` owes on arrival: its total while it stands (OWES_ITS_TOTAL), else nothing. */
+export function dueOnArrival(booking: { status: string, total: number }): number {
+  return isOneOf(OWES_ITS_TOTAL, booking.status) ? booking.total : 0
+}
+
 /** What a guest's DELETE /booking would do: release or cancel, with the fee owed; or nothing. */
 export type GuestCancellation = { allowed: true, feePercent: number, fee: number } | { allowed: false }
 
 /**
  * What a guest's DELETE /booking does to a booking at `at`: a hold is released free of charge;
- * a requested or confirmed one is cancelled while `cancellableUntil` is still ahead, with the
- * fee of the tier its notice falls in; any other booking cannot be.
+ * a requested or confirmed one is cancelled while `cancellableUntil` is still ahead: a request
+ * free of charge, since nobody has accepted it yet, and a confirmed booking with the fee of the
+ * tier its notice falls in; any other booking cannot be.
  */
 export function guestCancellation(booking: { status: string, total: number, start: Temporal.Instant, cancellableUntil: Temporal.Instant },
   policy: TieredPolicy, at: Temporal.Instant): GuestCancellation {
   if (booking.status === 'held') return { allowed: true, feePercent: 0, fee: 0 }
   if (!isOneOf(LIVE_CHECKED_OUT, booking.status)) return { allowed: false }
   if (Temporal.Instant.compare(booking.cancellableUntil, at) <= 0) return { allowed: false }
+  if (booking.status === 'requested') return { allowed: true, feePercent: 0, fee: 0 }
   const feePercent = cancellationFeePercent(policy, booking.start, at)
   return { allowed: true, feePercent, fee: cancellationFee(booking.total, feePercent) }
 }

@@ -37,7 +37,7 @@ export function bookingCalendar(row: BookingRow, facts: BookingFacts, organizer:
     summary: `${facts.tour} (${organizer.name})`,
     location: facts.meetingPoint,
     description: [`Booking ${facts.code}`, `Party: ${facts.party}`, ...facts.addons.map((addon) => `Add-on: ${addon}`),
-      `Total, due on arrival: ${facts.total}`, ...(manageUrl ? [`Manage: ${manageUrl}`] : [])].join('\n'),
+      ...(facts.due === null ? [] : [`Total, due on arrival: ${facts.due}`]), ...(manageUrl ? [`Manage: ${manageUrl}`] : [])].join('\n'),
     url: manageUrl,
     status: cancelled ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
     organizer: { name: organizer.name, email: organizer.address },

@@ -2,6 +2,7 @@ import { Temporal } from 'temporal-polyfill'
 import type { BookingRow } from '../store/bookings.ts'
 import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 import { cancellationFee, cancellationSteps } from '../domain/cancellation.ts'
+import { isOneOf, LIVE_CHECKED_OUT, OWES_ITS_TOTAL } from '../schemas/booking-status.ts'
 import { escapeHtml } from '../domain/html-escape.ts'
 import { DISABLE_AFTER_MS, retryScheduleInWords, waitInWords } from '../domain/webhook-retry.ts'
 import type { BookingFields } from '../schemas/booking.ts'
@@ -73,7 +74,10 @@ export interface BookingFacts {
   party: number
   /** "Ginjinha tasting × 2 (€7.00)", one per add-on taken. */
   addons: string[]
-  total: string
+  /** The total while it is due on arrival; null once nothing is (declined, cancelled, no-show): a fee is stated as the fee. */
+  due: string | null
+  /** Whether the guest may still change or cancel it (requested or confirmed). */
+  open: boolean
   name: string
   /** The guest's contact, for the operator's messages. */
   email: string | null
@@ -90,7 +94,8 @@ export function bookingFacts(row: BookingRow, catalog: InstanceCatalog): Booking
     meetingPoint: tour ? `${tour.meeting_point.name}, ${tour.meeting_point.address}` : null,
     party: row.party,
     addons: addons.map((addon) => `${addon.name} × ${addon.quantity} (${money(addon.amount, row.currency)})`),
-    total: money(row.total, row.currency),
+    due: isOneOf(OWES_ITS_TOTAL, row.status) ? money(row.total, row.currency) : null,
+    open: isOneOf(LIVE_CHECKED_OUT, row.status),
     name: row.contact_name ?? '',
     email: row.contact_email,
     phone: row.contact_phone,
@@ -124,7 +129,7 @@ function factsBlock(facts: BookingFacts): Block {
   if (facts.meetingPoint) rows.push(['Meeting point', facts.meetingPoint])
   rows.push(['Party', String(facts.party)])
   for (const addon of facts.addons) rows.push(['Add-on', addon])
-  rows.push(['Total, due on arrival', facts.total])
+  if (facts.due !== null) rows.push(['Total, due on arrival', facts.due])
   return { facts: rows }
 }
 
@@ -135,51 +140,52 @@ function guestContactBlock(facts: BookingFacts): Block {
 
 const termsBlocks = (lead: string, terms: Array<[string, string]>): Block[] => [{ paragraph: lead }, { facts: terms }]
 
-const manageBlock = (manageUrl: string | null): Block[] => (manageUrl ? [{ link: manageUrl, label: 'See or change your booking' }] : [])
+const manageBlock = (manageUrl: string | null, facts: BookingFacts): Block[] =>
+  (manageUrl ? [{ link: manageUrl, label: facts.open ? 'See or change your booking' : 'See your booking' }] : [])
 
 /** The guest's messages about a booking. */
 export const guestMessages = {
   requestReceived(facts: BookingFacts, catalog: InstanceCatalog, terms: Array<[string, string]>, manageUrl: string | null): Message {
     return compose(subjectOf('Request received', facts), `Hello ${facts.name},`, [
       { paragraph: `Thank you: ${catalog.instance.name} has your request and will confirm or decline it soon. Your seats are kept meanwhile; nothing is due until you arrive.` },
-      factsBlock(facts), ...termsBlocks('Once it is confirmed, cancelling costs:', terms), ...manageBlock(manageUrl),
+      factsBlock(facts), ...termsBlocks('Once it is confirmed, cancelling costs:', terms), ...manageBlock(manageUrl, facts),
     ], catalog.instance.name)
   },
   confirmed(facts: BookingFacts, catalog: InstanceCatalog, terms: Array<[string, string]>, manageUrl: string | null): Message {
     return compose(subjectOf('Booking confirmed', facts), `Hello ${facts.name},`, [
       { paragraph: 'Your booking is confirmed. The calendar file attached adds it to your calendar.' },
-      factsBlock(facts), ...termsBlocks('Cancelling costs:', terms), ...manageBlock(manageUrl),
+      factsBlock(facts), ...termsBlocks('Cancelling costs:', terms), ...manageBlock(manageUrl, facts),
     ], catalog.instance.name)
   },
   declined(facts: BookingFacts, catalog: InstanceCatalog, reason: string | null, manageUrl: string | null): Message {
     return compose(subjectOf('Request declined', facts), `Hello ${facts.name},`, [
       { paragraph: `We are sorry: ${catalog.instance.name} could not accept your request.${reason ? ` ${reason}` : ''} Nothing is due.` },
-      factsBlock(facts), ...manageBlock(manageUrl),
+      factsBlock(facts), ...manageBlock(manageUrl, facts),
     ], catalog.instance.name)
   },
   cancelled(facts: BookingFacts, catalog: InstanceCatalog, fee: string | null, byGuest: boolean, manageUrl: string | null): Message {
     return compose(subjectOf('Booking cancelled', facts), `Hello ${facts.name},`, [
       { paragraph: byGuest ? 'Your booking is cancelled, as you asked.' : `${catalog.instance.name} has cancelled your booking.` },
       { paragraph: fee ? `A cancellation fee of ${fee} applies, under the terms you booked with.` : 'No cancellation fee applies.' },
-      factsBlock(facts), ...manageBlock(manageUrl),
+      factsBlock(facts), ...manageBlock(manageUrl, facts),
     ], catalog.instance.name)
   },
   departureCancelled(facts: BookingFacts, catalog: InstanceCatalog, reason: string | null, manageUrl: string | null): Message {
     return compose(subjectOf('Departure cancelled', facts), `Hello ${facts.name},`, [
       { paragraph: `We are sorry: ${catalog.instance.name} has cancelled this departure${reason ? ` (${reason})` : ''}, and with it your booking. No fee applies.` },
-      factsBlock(facts), ...manageBlock(manageUrl),
+      factsBlock(facts), ...manageBlock(manageUrl, facts),
     ], catalog.instance.name)
   },
   changed(facts: BookingFacts, catalog: InstanceCatalog, terms: Array<[string, string]>, manageUrl: string | null): Message {
     return compose(subjectOf('Booking changed', facts), `Hello ${facts.name},`, [
       { paragraph: 'Your booking has changed; here it is as it stands now. The calendar file attached updates the event in your calendar.' },
-      factsBlock(facts), ...termsBlocks('Cancelling costs:', terms), ...manageBlock(manageUrl),
+      factsBlock(facts), ...termsBlocks('Cancelling costs:', terms), ...manageBlock(manageUrl, facts),
     ], catalog.instance.name)
   },
   reminder(facts: BookingFacts, catalog: InstanceCatalog, terms: Array<[string, string]>, manageUrl: string | null): Message {
     return compose(subjectOf('See you soon', facts), `Hello ${facts.name},`, [
       { paragraph: `A reminder of your booking with ${catalog.instance.name}.${facts.meetingPoint ? ` Please be at ${facts.meetingPoint} a few minutes before the start.` : ''}` },
-      factsBlock(facts), ...termsBlocks('Cancelling costs:', terms), ...manageBlock(manageUrl),
+      factsBlock(facts), ...termsBlocks('Cancelling costs:', terms), ...manageBlock(manageUrl, facts),
     ], catalog.instance.name)
   },
 }

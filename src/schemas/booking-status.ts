@@ -32,6 +32,14 @@ export const ON_MANIFEST = statuses(['requested', 'confirmed', 'completed', 'no_
 /** On the manifest but for no-shows: the guests expected or present, whom a manifest's totals cover. */
 export const EXPECTED = statuses(['requested', 'confirmed', 'completed'])
 
+/**
+ * Statuses whose total is due on arrival (price.due_on_arrival): a booking held, waiting,
+ * confirmed or checked in. A declined, cancelled, released or expired booking owes none of it,
+ * and neither does a no-show: what those owe, if anything, is their cancellation or no-show
+ * fee, shown as that fee.
+ */
+export const OWES_ITS_TOTAL = statuses(['held', 'requested', 'confirmed', 'completed'])
+
 /** What a guest's session shows as its booking: every status but released (a released hold was replaced or let go). */
 export const SHOWN_TO_GUEST = statuses(['held', 'expired', ...CHECKED_OUT])
 

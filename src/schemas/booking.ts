@@ -44,9 +44,12 @@ export const BookingPrice = named('BookingPrice', Type.Object({
   subtotal: Type.Integer({ description: 'Per-person price times party' }),
   addons: Type.Integer(),
   discount: Type.Integer(),
-  total: Type.Integer(),
+  total: Type.Integer({ description: 'What the booking was priced at; what is owed is due_on_arrival (or a cancellation fee)' }),
   due_now: Type.Integer({ description: 'Always 0: payment is taken on arrival' }),
-  due_on_arrival: Type.Integer(),
+  due_on_arrival: Type.Integer({
+    description: 'The total while the booking stands (held, requested, confirmed, checked in); 0 once it is declined, cancelled, expired or released, '
+      + 'or marked no-show: what those owe, if anything, is their cancellation fee (cancellation.fee) or no-show fee',
+  }),
 }))
 
 /** The fields every record of a booking carries: the guest's (Booking) and the operator's (OperatorBooking). */
@@ -87,12 +90,13 @@ export type BookingFields = Static<typeof BookingFields>
 
 export const CancellationNow = named('CancellationNow', Type.Object({
   allowed: Type.Boolean({ description: 'Whether DELETE /booking would release or cancel this booking now (false: 409 cancellation_not_allowed, or nothing to cancel)' }),
-  fee_percent: Nullable(Type.Integer({ minimum: 0, maximum: 100, description: "The policy tier's fee, in percent of the total; null when not allowed" })),
-  fee: Nullable(Type.Integer({ minimum: 0, description: 'The fee in minor units of price.currency; information only, nothing is charged; null when not allowed' })),
+  fee_percent: Nullable(Type.Integer({ minimum: 0, maximum: 100, description: "The policy tier's fee, in percent of the total (0 for a request); null when not allowed" })),
+  fee: Nullable(Type.Integer({ minimum: 0, description: 'The fee in minor units of price.currency (0 for a request); information only, nothing is charged; null when not allowed' })),
 }, {
   description: 'What DELETE /booking would do to this booking at the moment of the answer, by the same rule: a hold is released free '
-    + "of charge; a requested or confirmed booking is cancelled while cancellable_until is ahead, with the fee of the booking's own "
-    + 'policy tier that the notice falls in. The fee can grow as the start comes closer; read the booking again just before cancelling.',
+    + 'of charge; a requested or confirmed booking is cancelled while cancellable_until is ahead: a request free of charge, since nobody '
+    + "has accepted it yet, and a confirmed booking with the fee of the booking's own policy tier that the notice falls in. The fee can "
+    + 'grow as the start comes closer; read the booking again just before cancelling.',
 }))
 
 export const Booking = named('Booking', Type.Object({

@@ -112,11 +112,12 @@ export function operatorBookingActions(store: Store, plans: OperatorBookingPlans
         () => ({ decline_reason: trimmedOrNull(reason) }))(ctx, codeOrId, record)
     },
 
-    /** requested or confirmed → cancelled by the operator, the fee waived or as the booking's own policy gives it now. */
+    /** requested or confirmed → cancelled by the operator, the fee waived or as the booking's own policy gives it now (none for a request). */
     cancel(ctx: OperatorContext, codeOrId: string, input: { reason?: string, fee?: 'waived' | 'policy' }, record?: RecordRow): Promise<BookingRow> {
       const waived = (input.fee ?? 'waived') === 'waived'
       return act({ action: 'booking.cancelled', verb: 'cancelled', from: LIVE_CHECKED_OUT, to: 'cancelled', ends: true }, (row) => {
-        const feePercent = waived ? 0
+        // A request nobody has accepted costs nothing to withdraw, whatever the fee asked for.
+        const feePercent = waived || row.status === 'requested' ? 0
           : cancellationFeePercent(policyOf(row, ctx.catalog.instance.cancellation_policy), Temporal.Instant.from(row.start_at), ctx.now)
         return {
           cancelled_at: toStoredInstant(ctx.now),

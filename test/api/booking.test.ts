@@ -749,18 +749,22 @@ test('the 48-hour tier boundary: exactly 48 hours before is free, one second lat
   assert.equal(half.body.cancellation.fee_percent, 50)
 })
 
-test('DELETE /booking cancels a requested (on-request) booking; under 24 hours it costs 100%', async (t) => {
+test('DELETE /booking withdraws a requested (on-request) booking free of charge, even under 24 hours; then nothing is due (issue 25, item 3)', async (t) => {
   const service = await build(t)
   const client = service.client()
-  // fado-night 20:30 on Monday 1 June is 19:30Z, 11.5 hours away.
+  // fado-night 20:30 on Monday 1 June is 19:30Z, 11.5 hours away: a confirmed booking would pay 100%.
   const start = '2026-06-01T19:30:00Z'
   const { session, booking } = await checkedOut(client, { tour_id: 'fado-night', start, party: 2 })
   assert.equal(booking.status, 'requested')
+  assert.deepEqual(booking.cancellation_now, { allowed: true, fee_percent: 0, fee: 0 }, 'nobody has accepted the request yet')
+  assert.equal(booking.price.due_on_arrival, 11000)
   const res = await client.delete('/booking', { headers: session.headers })
   assert.equal(res.status, 200)
   assert.equal(res.body.status, 'cancelled')
-  assert.equal(res.body.cancellation.fee_percent, 100)
-  assert.equal(res.body.cancellation.fee, 11000)
+  assert.equal(res.body.cancellation.fee_percent, 0)
+  assert.equal(res.body.cancellation.fee, 0)
+  assert.equal(res.body.price.total, 11000, 'the price it was made at stays on record')
+  assert.equal(res.body.price.due_on_arrival, 0, 'a cancelled booking owes nothing on arrival')
   assert.deepEqual(await transitions(service, booking.id), ['->held', 'held>requested', 'requested>cancelled'])
   assert.equal(await seatsTaken(service, 'fado-night', start), 0)
 })

@@ -150,6 +150,9 @@ describe('the Bookings view in Chromium', { skip: browserSkipReason(), timeout: 
     assert.deepEqual([seen.cancellation.fee_waived, seen.cancellation.reason, seen.cancellation.by], [true, 'Flight cancelled', 'operator'])
     await history.getByText(/Confirmed → Cancelled, by Sam staff/).waitFor()
     assert.equal(await page.getByRole('button', { name: 'Resend confirmation' }).count(), 0, 'nothing left to resend')
+    // Nothing is due on a cancelled booking (issue 25, item 3).
+    await page.getByText(/^€\d+\.\d\d total, nothing due$/).waitFor()
+    assert.doesNotMatch(await page.textContent('main') ?? '', /due on arrival/)
     assert.deepEqual(office.faults, [])
     await office.close()
   })

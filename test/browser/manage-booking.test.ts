@@ -103,10 +103,31 @@ describe('managing a booking in Chromium', { skip: browserSkipReason(), timeout:
     assert.equal(cancelled.status, 'cancelled')
     assert.equal(cancelled.cancellation.fee, fee, 'the fee recorded is the fee the page stated')
     assert.equal(await page.locator('#cancel-button').count(), 0)
+    const cancelledCard = await page.textContent('.booking-card') ?? ''
+    assert.doesNotMatch(cancelledCard, /on arrival/i, 'a cancelled booking shows nothing due on arrival')
+    if (fee > 0) assert.match(cancelledCard, new RegExp(`cancellation fee of ${literally(await guestMoney(page, fee, 'EUR'))}`), 'the fee is stated as the fee')
     await assertAccessible(page, 'booking cancelled')
     await screenshot(page, 'manage-3-cancelled')
     assert.deepEqual(phone.faults, [])
     await phone.close()
+  })
+
+  test('a request nobody has accepted says it is free to withdraw, whatever its start (issue 25, item 3)', async () => {
+    const api = await apiClient(server.origin, 'lisbon')
+    const session = await api.session()
+    const availability = (await api.get('/availability?tour=fado-night&days=14&party=2')).body
+    const slot = availability.slots.find((s: { bookable: boolean }) => s.bookable)
+    assert.ok(slot, 'a fado-night departure is open in the next two weeks')
+    assert.equal((await api.post('/booking', { tour_id: 'fado-night', start: slot.start, party: 2 }, { headers: session.headers })).status, 200)
+    const booked = (await api.post('/checkout', { name: 'Rui Costa', email: 'rui@example.pt' }, { headers: { 'x-session': session.session } })).body
+    assert.equal(booked.status, 'requested')
+    const guest = await openGuestPage(browser)
+    await guest.page.goto(booked.manage_url)
+    await guest.page.locator('#cancel-fee-now').waitFor()
+    assert.match(await guest.page.textContent('#cancel-fee-now') ?? '', /Withdrawing this request is free of charge/)
+    assert.doesNotMatch(await guest.page.textContent('#cancel-fee-now') ?? '', /costs/)
+    assert.deepEqual(guest.faults, [])
+    await guest.close()
   })
 
   test('on a 375 px phone a guest finds the booking by code and email: a wrong email is told next to the field, the right one shows it', async () => {

@@ -116,7 +116,7 @@ export const DeclineRequest = named('DeclineRequest', Type.Object({
 export const CancelRequest = named('CancelRequest', Type.Object({
   reason: Type.Optional(Reason),
   fee: Type.Optional(Type.Union([Type.Literal('waived'), Type.Literal('policy')], {
-    description: "waived (the default): no fee; policy: the fee the booking's own cancellation policy gives at this moment",
+    description: "waived (the default): no fee; policy: the fee the booking's own cancellation policy gives at this moment, none for a request not yet confirmed",
   })),
 }, { additionalProperties: false }))
 

@@ -72,7 +72,7 @@ export const ManifestEntry = named('ManifestEntry', Type.Object({
   phone: Nullable(Type.String()),
   party: Type.Integer(),
   addons: Type.Array(Addon),
-  due_on_arrival: Type.Integer({ description: 'Minor units' }),
+  due_on_arrival: Type.Integer({ description: 'Minor units: the total of a requested, confirmed or completed booking; 0 for a no-show, whose fee is information only' }),
   checked_in_at: Nullable(Instant),
   note: Nullable(Type.String({ description: "The booking's internal note" })),
 }))

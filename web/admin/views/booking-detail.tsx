@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
-import { CHECKED_OUT, isOneOf, LIVE_CHECKED_OUT } from '../../../src/schemas/booking-status.ts'
+import { CHECKED_OUT, isOneOf, LIVE_CHECKED_OUT, OWES_ITS_TOTAL } from '../../../src/schemas/booking-status.ts'
 import { Problem } from '../api.ts'
 import { LoadState, useLoad } from '../load.tsx'
 import { Link } from '../router.tsx'
@@ -175,7 +175,9 @@ export function BookingDetailView({ code }: { code: string }) {
               <div>
                 <dt>Price</dt>
                 <dd>
-                  {formats.price(booking.price.total)} due on arrival
+                  {isOneOf(OWES_ITS_TOTAL, booking.status)
+                    ? `${formats.price(booking.price.due_on_arrival)} due on arrival`
+                    : `${formats.price(booking.price.total)} total, nothing due${booking.cancellation && booking.cancellation.fee > 0 ? ' but the cancellation fee' : ''}`}
                   {booking.price.discount > 0 && ` · ${formats.price(booking.price.discount)} off${booking.promo_code ? ` with ${booking.promo_code}` : ''}`}
                 </dd>
               </div>

@@ -333,6 +333,7 @@ export function CancelForm({ booking, submit, onClose }: { booking: BookingDetai
       }}>
       <label for="cancel-reason">Reason (optional, kept with the booking)</label>
       <textarea id="cancel-reason" rows={2} maxLength={1000} value={reason} onInput={(event) => setReason(event.currentTarget.value)} />
+      {booking.status === 'requested' ? <p class="hint-after">No cancellation fee: nobody has accepted this request yet.</p> : (
       <fieldset class="booking-choices">
         <legend>Cancellation fee</legend>
         <div class="booking-choice">
@@ -344,6 +345,7 @@ export function CancelForm({ booking, submit, onClose }: { booking: BookingDetai
           <label for="cancel-fee-policy">{policyText}</label>
         </div>
       </fieldset>
+      )}
       <p class="hint-after">Nothing is charged here: the fee is recorded, and the guest is told.</p>
     </ActionForm>
   )

@@ -32,6 +32,7 @@ function fact(term: string, ...detail: (Node | string)[]): HTMLElement {
 /** What the fee as of now means for the guest, e.g. "Cancelling now costs €19.00 (50% of the total)." */
 function feeSentence(formats: Formats, booking: Booking): string {
   const { fee, fee_percent: percent } = booking.cancellation_now
+  if (booking.status === 'requested') return 'Withdrawing this request is free of charge: nobody has accepted it yet.'
   return fee === 0 || fee === null
     ? 'Cancelling now is free of charge.'
     : `Cancelling now costs ${formats.price(fee)} (${formats.percent(percent ?? 0)} of the total), under the cancellation terms.`

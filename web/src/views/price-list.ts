@@ -1,3 +1,4 @@
+import { isOneOf, OWES_ITS_TOTAL } from '../../../src/schemas/booking-status.ts'
 import type { Booking } from '../../../src/schemas/booking.ts'
 import { h } from '../dom.ts'
 import type { Formats } from '../format.ts'
@@ -6,7 +7,11 @@ function row(term: string, amount: string, className?: string): HTMLElement {
   return h('div', { class: className }, h('dt', {}, term), h('dd', {}, amount))
 }
 
-/** A booking's price exactly as the server computed it: nothing here is recalculated. */
+/**
+ * A booking's price exactly as the server computed it: nothing here is recalculated. What is
+ * due shows only while the booking owes its total (OWES_ITS_TOTAL): a declined, cancelled or
+ * expired booking owes none of it, and a cancellation fee is stated by the booking card as such.
+ */
 export function priceList(formats: Formats, booking: Booking): HTMLElement {
   const { price } = booking
   return h('dl', { class: 'price-list' },
@@ -14,7 +19,6 @@ export function priceList(formats: Formats, booking: Booking): HTMLElement {
     booking.addons.map((line) => row(`${line.name} × ${line.quantity}`, formats.price(line.amount))),
     price.discount > 0 ? row(`Promo code ${booking.promo_code ?? ''}`.trim(), `−${formats.price(price.discount)}`) : null,
     row('Total', formats.price(price.total), 'total'),
-    row('Due now', formats.price(price.due_now)),
-    row('Due on arrival', formats.price(price.due_on_arrival), 'due'),
+    isOneOf(OWES_ITS_TOTAL, booking.status) ? [row('Due now', formats.price(price.due_now)), row('Due on arrival', formats.price(price.due_on_arrival), 'due')] : null,
   )
 }
