@@ -58,11 +58,14 @@ async function inBatches<T, R>(items: T[], work: (item: T) => Promise<R>, size =
   return results
 }
 
-test('staff add prints the setup link alone on stdout, built from HOST and PORT, and the audit log names the CLI', async (t) => {
+test('staff add prints the setup link alone on stdout, built from TOURDESK_PUBLIC_URL or else HOST and PORT, and the audit log names the CLI', async (t) => {
   const { run, rows } = await database(t)
   const added = succeeded(await run([...add, '--email', 'Maria@Example.PT', '--name', 'Maria Costa', '--role', 'manager']))
   assert.match(added.stdout, /^http:\/\/tourdesk\.example:8080\/admin\/lisbon\/setup#[A-Za-z0-9_-]{43}\n$/)
   assert.match(added.stderr, /^tourdesk: maria@example\.pt \(manager\) added to lisbon; the setup link works once, within 24 hours\n$/)
+  const { env } = await database(t)
+  const behindProxy = succeeded(await runCli([...add, '--email', 'joao@example.pt', '--name', 'João Reis', '--role', 'guide'], { env: { ...env, TOURDESK_PUBLIC_URL: 'https://book.example.com' } }))
+  assert.match(behindProxy.stdout, /^https:\/\/book\.example\.com\/admin\/lisbon\/setup#[A-Za-z0-9_-]{43}\n$/, 'TOURDESK_PUBLIC_URL, where staff reach the server, comes first')
 
   const [entry] = await rows((store) => store.db.selectFrom('audit_log').selectAll().where('instance_id', '=', LISBON).execute())
   assert.deepEqual([entry.actor_type, entry.actor_id, entry.actor_name, entry.action, entry.request_id], ['system', 'cli', `cli (${userInfo().username})`, 'staff.added', null])
