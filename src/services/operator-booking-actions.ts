@@ -2,24 +2,19 @@ import { Temporal } from 'temporal-polyfill'
 import { cancellationFee, cancellationFeePercent } from '../domain/cancellation.ts'
 import { todayIn, toStoredInstant } from '../domain/instant-format.ts'
 import { ApiError } from '../errors/api-error.ts'
-import { isOneOf, LIVE_CHECKED_OUT, type BookingStatus } from '../schemas/booking-status.ts'
+import { STATUS_MOVES, type StatusMove } from '../domain/booking-status.ts'
+import { isOneOf } from '../schemas/booking-status.ts'
 import type { BookingRow } from '../store/bookings.ts'
 import type { Store } from '../store/store.ts'
 import { policyOf } from './bookings.ts'
 import { invalidTransition, trimmedOrNull, type OperatorBookingPlans, type OperatorContext, type RecordRow } from './operator-booking-plan.ts'
 
-/**
- * An operator action that moves a booking from `from` to `to`. Which moves the booking's state
- * machine allows at all is src/domain/booking-status.ts; `from` narrows that to the statuses
- * this action applies to (a hold also becomes confirmed, but only by its guest's checkout).
- */
-interface StatusAction {
+/** An operator action: one of the booking's status moves (src/domain/booking-status.ts), with how it is logged and refused. */
+interface StatusAction extends StatusMove {
   /** The audit log's name for it. */
   action: string
   /** How the refusal puts it: "A cancelled booking cannot be <verb>". */
   verb: string
-  from: readonly BookingStatus[]
-  to: BookingStatus
   /** Refuses the action at this moment (in the operator's zone), whatever the status. */
   timing?: (row: BookingRow, now: Temporal.Instant, timeZone: string) => void
   changes?: (row: BookingRow, ctx: OperatorContext) => Partial<BookingRow>
@@ -46,24 +41,24 @@ const onTheDay = (row: BookingRow, now: Temporal.Instant, timeZone: string) => {
 }
 
 const ACTIONS = {
-  confirm: { action: 'booking.confirmed', verb: 'confirmed', from: ['requested'], to: 'confirmed' },
+  confirm: { ...STATUS_MOVES.confirm, action: 'booking.confirmed', verb: 'confirmed' },
   checkIn: {
-    action: 'booking.checked_in', verb: 'checked in', from: ['confirmed'], to: 'completed', timing: onTheDay,
+    ...STATUS_MOVES.checkIn, action: 'booking.checked_in', verb: 'checked in', timing: onTheDay,
     changes: (_row, ctx) => ({ checked_in_at: toStoredInstant(ctx.now) }),
   },
   undoCheckIn: {
-    action: 'booking.check_in_undone', verb: 'un-checked-in', from: ['completed'], to: 'confirmed', timing: beforeEnd,
+    ...STATUS_MOVES.undoCheckIn, action: 'booking.check_in_undone', verb: 'un-checked-in', timing: beforeEnd,
     changes: () => ({ checked_in_at: null }),
   },
   markNoShow: {
-    action: 'booking.no_show', verb: 'marked no-show', from: ['confirmed'], to: 'no_show',
+    ...STATUS_MOVES.markNoShow, action: 'booking.no_show', verb: 'marked no-show',
     timing: (row, now) => {
       if (Temporal.Instant.compare(now, Temporal.Instant.from(row.start_at)) < 0) {
         throw new ApiError('departure_not_started', 'A guest can be marked no-show once the departure has started')
       }
     },
   },
-  undoNoShow: { action: 'booking.no_show_undone', verb: 'un-marked no-show', from: ['no_show'], to: 'confirmed' },
+  undoNoShow: { ...STATUS_MOVES.undoNoShow, action: 'booking.no_show_undone', verb: 'un-marked no-show' },
 } satisfies Record<string, StatusAction>
 
 /** The operator's status actions on one booking: confirm, check in, mark no-show, their undos, decline and cancel. */
@@ -108,14 +103,14 @@ export function operatorBookingActions(store: Store, plans: OperatorBookingPlans
 
     /** requested → declined; the seats are freed. */
     decline(ctx: OperatorContext, codeOrId: string, reason: string | undefined, record?: RecordRow): Promise<BookingRow> {
-      return act({ action: 'booking.declined', verb: 'declined', from: ['requested'], to: 'declined', ends: true },
+      return act({ ...STATUS_MOVES.decline, action: 'booking.declined', verb: 'declined', ends: true },
         () => ({ decline_reason: trimmedOrNull(reason) }))(ctx, codeOrId, record)
     },
 
     /** requested or confirmed → cancelled by the operator, the fee waived or as the booking's own policy gives it now (none for a request). */
     cancel(ctx: OperatorContext, codeOrId: string, input: { reason?: string, fee?: 'waived' | 'policy' }, record?: RecordRow): Promise<BookingRow> {
       const waived = (input.fee ?? 'waived') === 'waived'
-      return act({ action: 'booking.cancelled', verb: 'cancelled', from: LIVE_CHECKED_OUT, to: 'cancelled', ends: true }, (row) => {
+      return act({ ...STATUS_MOVES.cancel, action: 'booking.cancelled', verb: 'cancelled', ends: true }, (row) => {
         // A request nobody has accepted costs nothing to withdraw, whatever the fee asked for.
         const feePercent = waived || row.status === 'requested' ? 0
           : cancellationFeePercent(policyOf(row, ctx.catalog.instance.cancellation_policy), Temporal.Instant.from(row.start_at), ctx.now)
