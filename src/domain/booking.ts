@@ -2,10 +2,13 @@ import { Temporal } from 'temporal-polyfill'
 import type { CatalogTour } from '../schemas/catalog.ts'
 import { departureAt } from './departure-at.ts'
 import { findDeparture, type Departure } from './schedule.ts'
-import { isPastCutoff } from './slot-status.ts'
+import { isPastCutoffMs } from './slot-status.ts'
 
-/** Whose limits a booking is made under: a guest's (the cutoff, and the last date of the horizon) or staff's (none but the departure's end). */
-export type BookingLimits = { by: 'guest', lastDate: Temporal.PlainDate } | { by: 'staff' }
+/**
+ * Whose limits a booking is made under: a guest's (the cutoff, and the last local date of the
+ * horizon, YYYY-MM-DD) or staff's (none but the departure's end).
+ */
+export type BookingLimits = { by: 'guest', lastDate: string } | { by: 'staff' }
 
 /** Why a start cannot be booked, as the error code the API answers with. */
 export type DepartureRefusal = 'slot_not_found' | 'cutoff_passed' | 'date_out_of_range' | 'departure_ended'
@@ -25,11 +28,23 @@ export function bookableDeparture(input: {
   limits: BookingLimits
   added: boolean
 }): Departure | DepartureRefusal {
-  const { tour, timeZone, start, now, limits } = input
+  const { tour, timeZone, start } = input
   const departure = findDeparture(tour, timeZone, start) ?? (input.added ? departureAt(start, tour.duration_minutes, timeZone) : undefined)
   if (!departure) return 'slot_not_found'
-  if (limits.by === 'staff') return Temporal.Instant.compare(departure.end, now) <= 0 ? 'departure_ended' : departure
-  if (Temporal.Instant.compare(start, now) <= 0 || isPastCutoff(start, tour.cutoff_minutes, now)) return 'cutoff_passed'
-  if (Temporal.PlainDate.compare(Temporal.PlainDate.from(departure.date), limits.lastDate) > 0) return 'date_out_of_range'
-  return departure
+  return departureRefusal(departure, tour.cutoff_minutes, input.now.epochMilliseconds, input.limits) ?? departure
+}
+
+/**
+ * Why a departure that exists cannot be booked at `nowMs` under `limits`, or null when it can:
+ * the time part of bookableDeparture, which the availability slots (src/services/availability.ts)
+ * also follow for every departure they show. Epoch milliseconds and ISO dates, as that read
+ * checks hundreds of departures.
+ */
+export function departureRefusal(departure: Pick<Departure, 'startMs' | 'end' | 'date'>, cutoffMinutes: number, nowMs: number,
+  limits: BookingLimits): Exclude<DepartureRefusal, 'slot_not_found'> | null {
+  if (limits.by === 'staff') return departure.end.epochMilliseconds <= nowMs ? 'departure_ended' : null
+  if (departure.startMs <= nowMs || isPastCutoffMs(departure.startMs, cutoffMinutes, nowMs)) return 'cutoff_passed'
+  // ISO dates of four-digit years order as text.
+  if (departure.date > limits.lastDate) return 'date_out_of_range'
+  return null
 }

@@ -1,4 +1,3 @@
-import { Temporal } from 'temporal-polyfill'
 import type { SlotStatus, UnbookableReason } from '../schemas/availability.ts'
 
 export interface SlotState {
@@ -8,11 +7,7 @@ export interface SlotState {
   reason?: UnbookableReason
 }
 
-export function isPastCutoff(start: Temporal.Instant, cutoffMinutes: number, now: Temporal.Instant): boolean {
-  return isPastCutoffMs(start.epochMilliseconds, cutoffMinutes, now.epochMilliseconds)
-}
-
-/** isPastCutoff on epoch milliseconds, for loops over many departures. */
+/** Whether booking has closed at `nowMs` for a departure starting at `startMs` (epoch milliseconds, for loops over many departures). */
 export function isPastCutoffMs(startMs: number, cutoffMinutes: number, nowMs: number): boolean {
   return nowMs >= startMs - cutoffMinutes * 60_000
 }

@@ -1,10 +1,11 @@
 import { Temporal } from 'temporal-polyfill'
+import { departureRefusal } from '../domain/booking.ts'
 import { departureAt } from '../domain/departure-at.ts'
 import { fromStoredInstant, todayIn, toStoredInstant } from '../domain/instant-format.ts'
 import { LruMap } from '../domain/lru-map.ts'
 import { isGuaranteed, minimumToRun } from '../domain/minimum-to-run.ts'
 import { expandSchedule, type Departure } from '../domain/schedule.ts'
-import { isPastCutoffMs, slotState } from '../domain/slot-status.ts'
+import { slotState } from '../domain/slot-status.ts'
 import { ApiError } from '../errors/api-error.ts'
 import type { Availability } from '../schemas/availability.ts'
 import type { CatalogTour } from '../schemas/catalog.ts'
@@ -44,6 +45,8 @@ export interface AvailabilityWindow {
   days: number
   requestedDays: number
   party: number | null
+  /** The last local date guests may book (YYYY-MM-DD): today plus the horizon. */
+  lastDate: string
   key: string
 }
 
@@ -84,7 +87,7 @@ function checkWindow(catalog: InstanceCatalog, today: Temporal.PlainDate, query:
   if (party !== null) requirePartyInRange(tour.party, party)
   const requestedDays = query.days ?? 7
   const days = Math.min(requestedDays, firstDate.until(lastDate).days + 1)
-  return { tour, firstDate, days, requestedDays, party, key: `${tour.id} ${firstDate} ${days} ${requestedDays} ${party}` }
+  return { tour, firstDate, days, requestedDays, party, lastDate: lastDate.toString(), key: `${tour.id} ${firstDate} ${days} ${requestedDays} ${party}` }
 }
 
 export interface AvailabilityRead {
@@ -106,6 +109,7 @@ function departuresOf(tour: CatalogTour, timeZone: string, window: AvailabilityW
 export async function readAvailability(catalog: InstanceCatalog, departureRows: DepartureRepository, now: Temporal.Instant,
   window: AvailabilityWindow): Promise<AvailabilityRead> {
   const { tour, firstDate, days, party } = window
+  const limits = { by: 'guest', lastDate: window.lastDate } as const
   const timeZone = catalog.instance.timezone
   const nowMs = now.epochMilliseconds
   const windowStart = firstDate.toZonedDateTime(timeZone).toInstant()
@@ -135,7 +139,9 @@ export async function readAvailability(catalog: InstanceCatalog, departureRows: 
         const { remaining, status, ...bookable } = slotState({
           capacity,
           seatsTaken: stored?.seats_taken ?? 0,
-          pastCutoff: isPastCutoffMs(d.startMs, tour.cutoff_minutes, nowMs),
+          // The guest's rule (src/domain/booking.ts). Slots are read within the horizon and after
+          // now (availabilityWindow, the filter above), so the refusal they can meet is the cutoff.
+          pastCutoff: departureRefusal(d, tour.cutoff_minutes, nowMs, limits) !== null,
           // A cancelled departure is closed too; both take no new holds.
           closedByOperator: stored?.closed === 1 || stored?.cancelled === 1,
           party,

@@ -67,7 +67,7 @@ export const guestCancellationOf = (row: BookingRow, current: CatalogPolicy, now
 async function requireDeparture(ctx: BookingContext, tour: CatalogTour, startText: string, departures: DepartureRepository) {
   const start = Temporal.Instant.from(startText)
   const lastDate = lastBookableDate(ctx.catalog, ctx.now)
-  const asked = { tour, timeZone: ctx.catalog.instance.timezone, start, now: ctx.now, limits: { by: 'guest', lastDate } } as const
+  const asked = { tour, timeZone: ctx.catalog.instance.timezone, start, now: ctx.now, limits: { by: 'guest', lastDate: lastDate.toString() } } as const
   let bookable = bookableDeparture({ ...asked, added: false })
   if (bookable === 'slot_not_found') {
     const stored = await departures.stored({ instance_id: ctx.catalog.instance.ref, tour_id: tour.id, start_at: toStoredInstant(start) })

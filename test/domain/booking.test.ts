@@ -13,7 +13,7 @@ const tour: Pick<CatalogTour, 'schedule' | 'blackouts' | 'duration_minutes' | 'c
   cutoff_minutes: 60,
 }
 const START = Temporal.Instant.from('2026-06-02T09:30:00+01:00')
-const guest: BookingLimits = { by: 'guest', lastDate: Temporal.PlainDate.from('2026-06-30') }
+const guest: BookingLimits = { by: 'guest', lastDate: '2026-06-30' }
 const staff: BookingLimits = { by: 'staff' }
 const at = (text: string) => Temporal.Instant.from(text)
 const bookable = (start: Temporal.Instant, now: Temporal.Instant, limits: BookingLimits, added = false) =>
