@@ -5,9 +5,8 @@ import { ConfigError } from './config/config-error.ts'
 import { listenOrigin, readSettings } from './config/env.ts'
 import { closeContext, createContext, type AppContext } from './context.ts'
 import { systemClock } from './domain/clock.ts'
-import { bookingPagePath } from './domain/page-paths.ts'
+import { backOfficePath, bookingPagePath } from './domain/links.ts'
 import { senderAddress } from './notify/sender-address.ts'
-import { backOfficePath } from './web/admin-page.ts'
 
 /** A stop signal ends the process within this, whatever is still in flight (STOP_GRACE_MS of it for background work). */
 const STOP_BOUND_MS = 10_000

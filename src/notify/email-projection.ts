@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import { Temporal } from 'temporal-polyfill'
 import { ERASED } from '../domain/erasure.ts'
 import { toStoredInstant } from '../domain/instant-format.ts'
+import { backOfficeLinks, emailActionPath } from '../domain/links.ts'
 import { ON_MANIFEST } from '../schemas/booking-status.ts'
 import type { BookingRow } from '../store/bookings.ts'
 import type { NewEmail } from '../store/emails.ts'
@@ -45,10 +46,6 @@ const GUEST_VISIBLE_CHANGES = new Set(['tour_id', 'start_at', 'party', 'addons',
 
 export const hashActionToken = (token: string) => createHash('sha256').update(token).digest('hex')
 
-export function actionPagePath(prefix: string, token: string): string {
-  return `/admin/${prefix}/email-actions/${token}`
-}
-
 /** The instance as its calendar files name it: by its name, the address its emails come from, and the public host. */
 function organizerOf(catalog: InstanceCatalog, origin: string) {
   return { ...senderAddress(catalog.instance, origin), domain: new URL(origin).hostname }
@@ -81,7 +78,7 @@ export function projectEvent(event: EventRow, context: ProjectionContext): Proje
     const departure = data as { tour_id: string, start: string, min_participants: number | null, seats: Record<string, number> }
     const booked = ON_MANIFEST.reduce((sum, status) => sum + (departure.seats?.[status] ?? 0), 0)
     const start = Temporal.Instant.from(departure.start)
-    const view = `${origin}/admin/${prefix}/departures/${encodeURIComponent(departure.tour_id)}/${encodeURIComponent(departure.start)}`
+    const view = backOfficeLinks.departure(origin, prefix, departure.tour_id, departure.start)
     toOperators('departure_at_risk', () => operatorMessages.departureAtRisk(catalog, {
       tour: catalog.tourById.get(departure.tour_id)?.catalog.title ?? departure.tour_id,
       start: localStart(start.toString(), catalog.instance.timezone), booked, minimum: departure.min_participants ?? 0,
@@ -96,7 +93,7 @@ export function projectEvent(event: EventRow, context: ProjectionContext): Proje
   // An event erased before it was made into emails (src/store/personal-copies.ts) has no guest to write to.
   const guest = row.contact_email === ERASED ? null : row.contact_email
   const manageUrl = manageLinkOf(context.secret, origin, catalog.instance, row, context.now)
-  const view = `${origin}/admin/${prefix}/bookings/${encodeURIComponent(row.code ?? row.id)}`
+  const view = backOfficeLinks.booking(origin, prefix, row.code ?? row.id)
   const calendar = () => bookingCalendar(row, facts, organizerOf(catalog, origin), manageUrl).content
   const terms = () => cancellationTerms(row, catalog, context.now)
   const fee = row.cancellation_fee ? money(row.cancellation_fee, row.currency) : null
@@ -112,7 +109,7 @@ export function projectEvent(event: EventRow, context: ProjectionContext): Proje
         const link = (action: 'confirm' | 'decline') => {
           const token = randomBytes(24).toString('base64url')
           out.links.push({ instance_id: ref, token_hash: hashActionToken(token), booking_id: row.id, action, recipient, expires_at: toStoredInstant(deadline), used_at: null })
-          return `${origin}${actionPagePath(prefix, token)}`
+          return `${origin}${emailActionPath(prefix, token)}`
         }
         add('new_request', recipient, operatorMessages.newRequest(facts, catalog, { view, confirm: link('confirm'), decline: link('decline') },
           localStart(deadline.toString(), catalog.instance.timezone)), row)

@@ -1,5 +1,5 @@
 import { Temporal } from 'temporal-polyfill'
-import { setupLink } from '../domain/page-paths.ts'
+import { setupLink } from '../domain/links.ts'
 import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 import { toStoredInstant } from '../domain/instant-format.ts'
 import { ApiError } from '../errors/api-error.ts'

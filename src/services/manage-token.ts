@@ -1,5 +1,5 @@
 import { Temporal } from 'temporal-polyfill'
-import { managePagePath } from '../domain/page-paths.ts'
+import { manageLink } from '../domain/links.ts'
 import { readSignedToken, signedToken } from './signed-token.ts'
 
 /**
@@ -14,11 +14,6 @@ export function manageToken(secret: string, instanceRef: string, bookingId: stri
 /** The booking id a token names, or null when it was not made for this instance with this secret, or has run out by `now`. */
 export function readManageToken(secret: string, instanceRef: string, token: string, now: Temporal.Instant): string | null {
   return readSignedToken(secret, 'manage', instanceRef, token, now)
-}
-
-/** `<origin>/book/<prefix>/manage#<token>`: the fragment never reaches a server or a Referer. */
-export function manageLink(origin: string, prefix: string, token: string): string {
-  return `${origin}${managePagePath(prefix)}#${token}`
 }
 
 /**

@@ -2,13 +2,9 @@ import type { FastifyInstance, FastifyReply } from 'fastify'
 import type { Instance } from '../catalog/catalog-file.ts'
 import { ApiError } from '../errors/api-error.ts'
 import { escapeHtml } from '../domain/html-escape.ts'
+import { backOfficePath } from '../domain/links.ts'
 import { ADMIN_ASSET_PATH, adminBundle, type PageBundle } from './page-bundle.ts'
 import { instanceAttributes, pageDocument, pagePolicy } from './page-shell.ts'
-
-/** Where an instance's back office is served; every path below it is the same document (the page routes itself). */
-export function backOfficePath(prefix: string): string {
-  return `/admin/${prefix}/`
-}
 
 /** Never framed. */
 const BACK_OFFICE_POLICY = pagePolicy("'none'")

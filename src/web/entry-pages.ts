@@ -1,8 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import type { Instance } from '../catalog/catalog-file.ts'
 import { escapeHtml } from '../domain/html-escape.ts'
-import { bookingPagePath } from '../domain/page-paths.ts'
-import { backOfficePath } from './admin-page.ts'
+import { backOfficePath, bookingPagePath } from '../domain/links.ts'
 
 /** No script; the one inline style is this page's own. */
 const POLICY = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import type { Browser } from 'playwright-core'
-import { setupLink } from '../../src/domain/page-paths.ts'
+import { setupLink } from '../../src/domain/links.ts'
 import { FADO_MON, FADO_TUE, guestBooking } from '../admin/bookings-fixtures.ts'
 import { backOffice, SYSTEM } from '../helpers/back-office.ts'
 import { fitsWidth } from '../helpers/booking-page.ts'

@@ -7,7 +7,7 @@ import { PageQuery } from '../../schemas/admin/page.ts'
 import { NewStaffAnswer, NewStaffRequest, StaffAccount, StaffChange, StaffIdParams, StaffList, StaffSetupLink } from '../../schemas/admin/staff.ts'
 import { actorOf } from '../../services/staff-auth.ts'
 import { pageOf } from '../list-cursor.ts'
-import { setupLink } from '../../domain/page-paths.ts'
+import { setupLink } from '../../domain/links.ts'
 import { staffAccountView } from '../views.ts'
 
 const KEPT_FOR_THE_AUDIT = 'Accounts are never deleted: the audit log names them as actors, so DELETE disables the account instead.'

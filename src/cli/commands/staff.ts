@@ -1,5 +1,5 @@
 import { Command } from 'commander'
-import { setupLink } from '../../domain/page-paths.ts'
+import { setupLink } from '../../domain/links.ts'
 import { staffAccountView } from '../../admin/views.ts'
 import type { Role } from '../../domain/roles.ts'
 import type { StaffAccount } from '../../schemas/admin/staff.ts'
