@@ -15,6 +15,7 @@ import { operatorBookingService, type OperatorBookingService } from './services/
 import { departureDeadlines } from './jobs/departure-deadlines.ts'
 import { runHousekeeping } from './jobs/housekeeping.ts'
 import { Scheduler } from './jobs/scheduler.ts'
+import { guestForms, type GuestForms } from './services/guest-forms.ts'
 import { privacyRequests, type PrivacyRequests } from './services/privacy-requests.ts'
 import { staffSetupLinks, type StaffSetupLinks } from './services/setup-links.ts'
 import { staffAuth, type StaffAuth } from './services/staff-auth.ts'
@@ -22,6 +23,7 @@ import { confirmationResend, type ConfirmationResend } from './notify/confirmati
 import { emailOutbox, type EmailOutbox, type EmailSettings } from './notify/email-outbox.ts'
 import { emailSending, type EmailSending } from './notify/email-sending.ts'
 import { passwordResets, type PasswordResets } from './notify/password-reset.ts'
+import { webhookEndpoints, type WebhookEndpoints } from './notify/webhook-endpoints.ts'
 import { DEFAULT_WEBHOOK_SETTINGS, webhookDelivery, type WebhookDelivery, type WebhookSettings } from './notify/webhook-delivery.ts'
 import type { CatalogInstance } from './schemas/catalog.ts'
 import { loadServerSecret } from './store/secrets.ts'
@@ -54,8 +56,12 @@ export interface AppContext {
   /** null when TOURDESK_RATE_LIMITS=off. */
   rateLimiter: RateLimiter | null
   webhooks: WebhookDelivery
+  /** The operator API's webhook endpoints: made, changed, rotated, tested, replayed. */
+  webhookEndpoints: WebhookEndpoints
   /** Background work (housekeeping, webhook deliveries, emails); the server starts it, tests call runNow. */
   scheduler: Scheduler
+  /** The guest's contact and newsletter forms. */
+  forms: GuestForms
   /** Emails made from events, reminders and warnings. */
   emails: EmailOutbox
   /** A confirmed booking's confirmation sent again (operator API). */
@@ -150,8 +156,10 @@ export async function openContext(options: ContextOptions): Promise<AppContext> 
       privacy: privacyRequests(store, secret),
       rateLimiter: options.rateLimiter ?? null,
       webhooks,
+      webhookEndpoints: webhookEndpoints(store, webhooks),
       scheduler,
       emails,
+      forms: guestForms(store, emails),
       confirmationResend: confirmationResend(store, emails),
       emailSending: sending,
       emailSettings,

@@ -1,10 +1,7 @@
-import { randomUUID } from 'node:crypto'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { formatInZone, toStoredInstant } from '../domain/instant-format.ts'
+import { formatInZone } from '../domain/instant-format.ts'
 import { fillsDecoy } from '../http/decoys.ts'
 import { ContactReceipt, ContactRequest } from '../schemas/forms.ts'
-
-const blankToNull = (value: string | undefined) => value?.trim() ? value.trim() : null
 
 export const contactRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/contact', {
@@ -18,20 +15,8 @@ export const contactRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request) => {
     const { instance } = request.catalog
     const now = app.tourdesk.clock.now()
-    const id = randomUUID()
-    const body = request.body
-    await app.tourdesk.store.forms.insertContactMessage({
-      id,
-      instance_id: instance.ref,
-      session_id: request.session?.id ?? null,
-      name: blankToNull(body.name),
-      email: blankToNull(body.email),
-      message: body.message,
-      promo_code: blankToNull(body.promo_code),
-      referral_code: blankToNull(body.referral_code),
-      spam: fillsDecoy(instance, body) ? 1 : 0,
-      received_at: toStoredInstant(now),
-    })
+    const sender = { sessionId: request.session?.id ?? null, spam: fillsDecoy(instance, request.body) }
+    const id = await app.tourdesk.forms.contact(request.catalog, sender, request.body, now)
     return { id, status: 'received' as const, received_at: formatInZone(now, instance.timezone) }
   })
 }

@@ -1,11 +1,6 @@
-import { randomUUID } from 'node:crypto'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { toStoredInstant } from '../domain/instant-format.ts'
 import { fillsDecoy } from '../http/decoys.ts'
-import { ApiError } from '../errors/api-error.ts'
 import { NewsletterConfirmation, NewsletterReceipt, NewsletterRequest } from '../schemas/forms.ts'
-import { NEWSLETTER_TOKEN_PURPOSE } from '../notify/email-outbox.ts'
-import { readSignedToken } from '../services/signed-token.ts'
 
 export const newsletterRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/newsletter', {
@@ -20,25 +15,8 @@ export const newsletterRoutes: FastifyPluginAsyncTypebox = async (app) => {
         + 'sign-up that fills a decoy field (which subscribes nothing and sends nothing).',
     },
   }, async (request) => {
-    const catalog = request.catalog
-    const { instance } = catalog
-    const body = request.body
-    const now = app.tourdesk.clock.now()
-    const id = randomUUID()
-    const email = body.email.trim().toLowerCase()
-    const { emails } = app.tourdesk
-    await app.tourdesk.store.forms.recordNewsletterSignup({
-      id,
-      instance_id: instance.ref,
-      email,
-      name: body.name?.trim() || null,
-      session_id: request.session?.id ?? null,
-      promo_code: body.promo_code?.trim() || null,
-      referral_code: body.referral_code?.trim() || null,
-      source: request.headers.origin ?? 'api',
-      spam: fillsDecoy(instance, body) ? 1 : 0,
-      consented_at: toStoredInstant(now),
-    }, emails.doubleOptIn(catalog) ? () => emails.newsletterConfirmation(catalog, { id, email }, now) : null)
+    const sender = { sessionId: request.session?.id ?? null, spam: fillsDecoy(request.catalog.instance, request.body) }
+    await app.tourdesk.forms.signUp(request.catalog, sender, request.body, request.headers.origin ?? 'api', app.tourdesk.clock.now())
     return { status: 'subscribed' as const }
   })
 
@@ -53,12 +31,7 @@ export const newsletterRoutes: FastifyPluginAsyncTypebox = async (app) => {
         + 'answers the same. A link that is not valid, or has run out, is 404 not_found: sign up again for a new one.',
     },
   }, async (request) => {
-    const { ref } = request.catalog.instance
-    const now = app.tourdesk.clock.now()
-    const signupId = readSignedToken(app.tourdesk.secret, NEWSLETTER_TOKEN_PURPOSE, ref, request.query.token, now)
-    if (signupId === null || !(await app.tourdesk.store.forms.confirmNewsletterSignup(ref, signupId, toStoredInstant(now)))) {
-      throw new ApiError('not_found', 'This confirmation link is not valid or has run out (links work for 7 days): sign up again for a new one')
-    }
+    await app.tourdesk.forms.confirmSignUp(request.catalog, request.query.token, app.tourdesk.clock.now())
     return { status: 'subscribed' as const }
   })
 }

@@ -2,7 +2,6 @@ import { ERASED } from '../domain/erasure.ts'
 import { toStoredInstant } from '../domain/instant-format.ts'
 import { ApiError } from '../errors/api-error.ts'
 import type { BookingRow } from '../store/bookings.ts'
-import { operatorBookingRepository } from '../store/operator-bookings.ts'
 import type { EmailRow } from '../store/emails.ts'
 import type { Store } from '../store/store.ts'
 import type { RecordAnswer } from '../store/write-plan.ts'
@@ -18,7 +17,7 @@ const refused = (row: BookingRow, why: string) => new ApiError('invalid_transiti
  * copy is kept and audited in one transaction. The booking itself does not change.
  */
 export function confirmationResend(store: Store, outbox: EmailOutbox) {
-  const reads = operatorBookingRepository(store)
+  const reads = store.operatorBookings
 
   /** `record` keeps the answer of an Idempotency-Key in the same transaction. */
   return async (ctx: OperatorContext, codeOrId: string, record?: RecordAnswer<EmailRow>): Promise<EmailRow> => {

@@ -1,6 +1,7 @@
 import { setImmediate as yieldToRequests } from 'node:timers/promises'
 import { Temporal } from 'temporal-polyfill'
 import { toStoredInstant } from '../domain/instant-format.ts'
+import { backOfficeLinks, newsletterConfirmLink } from '../domain/links.ts'
 import type { BookingRow } from '../store/bookings.ts'
 import type { EmailRow, EnqueueRules, NewEmail } from '../store/emails.ts'
 import type { Store } from '../store/store.ts'
@@ -10,7 +11,7 @@ import { newsletterConfirmation, operatorMessages, passwordReset, type Message }
 import { confirmationOf, projectEvent, reminderOf } from './email-projection.ts'
 import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 import type { Task } from '../jobs/scheduler.ts'
-import { signedToken } from '../services/signed-token.ts'
+import { readSignedToken, signedToken } from '../services/signed-token.ts'
 
 export interface EmailSettings {
   /** SMTP_URL; null keeps every message as not_sent. */
@@ -32,7 +33,7 @@ export const DEFAULT_REMINDER_HOURS = 24
 export const DEFAULT_EMAILS_PER_RECIPIENT_PER_HOUR = 5
 /** How long a newsletter confirmation link works. */
 export const NEWSLETTER_CONFIRM_DAYS = 7
-export const NEWSLETTER_TOKEN_PURPOSE = 'newsletter'
+const NEWSLETTER_TOKEN_PURPOSE = 'newsletter'
 /** Events made into emails per write: small, since SQLite writes (and rendering) hold the event loop while they run. */
 const EVENTS_PER_BATCH = 50
 /** The projection of an instance is one node's for this long, renewed on every run. */
@@ -143,7 +144,7 @@ export function emailOutbox(store: Store, catalogs: CatalogRegistry, secret: str
       const addresses = recipients.length > 0 ? recipients : [...catalog.instance.operator_emails ?? []]
       const messages: NewEmail[] = []
       for (const endpoint of rows) {
-        const view = `${settings.publicUrl}/admin/${catalog.instance.prefix}/settings/webhooks/${endpoint.id}`
+        const view = backOfficeLinks.webhook(settings.publicUrl, catalog.instance.prefix, endpoint.id)
         const [kind, key, message]: [NewEmail['kind'], string, Message] = endpoint.disabled_at !== null
           ? ['webhook_disabled', `webhook-disabled:${endpoint.id}:${endpoint.disabled_at}`, operatorMessages.webhookDisabled(catalog, { url: endpoint.url, reason: endpoint.disabled_reason ?? 'disabled' }, view)]
           : ['webhook_failing', `webhook-failing:${endpoint.id}:${endpoint.failing_since}`, operatorMessages.webhookFailing(catalog, { url: endpoint.url, since: endpoint.failing_since! }, view)]
@@ -159,15 +160,29 @@ export function emailOutbox(store: Store, catalogs: CatalogRegistry, secret: str
   }
 
   return {
+    /**
+     * A page of the instance's email log, newest first, with one message more when there are
+     * more: to a recipient, or about a booking (a code or an id; an unknown one lists nothing).
+     */
+    async log(instanceId: string, query: { to?: string, booking?: string, before: [string, string] | null, limit: number }): Promise<EmailRow[]> {
+      const bookingId = query.booking === undefined ? null : (await store.operatorBookings.find(instanceId, query.booking.trim()))?.id ?? ''
+      return store.read(() => emails.list(instanceId, { recipient: query.to ?? null, bookingId, before: query.before, limit: query.limit + 1 }))
+    },
+
     /** Whether sign-ups wait for their confirmation link (newsletter_double_opt-in; on by default when email can be sent). */
     doubleOptIn(catalog: InstanceCatalog): boolean {
       return catalog.instance.newsletter_double_opt_in ?? canSend
     },
 
+    /** The sign-up a confirmation link's token names; null when it was not made here, or has run out by `now`. */
+    signupOf(catalog: InstanceCatalog, token: string, now: Temporal.Instant): string | null {
+      return readSignedToken(secret, NEWSLETTER_TOKEN_PURPOSE, catalog.instance.ref, token, now)
+    },
+
     /** The confirmation email of a newsletter sign-up, kept in the sign-up's own transaction. */
     *newsletterConfirmation(catalog: InstanceCatalog, signup: { id: string, email: string }, now: Temporal.Instant): Plan<void> {
       const token = signedToken(secret, NEWSLETTER_TOKEN_PURPOSE, catalog.instance.ref, signup.id, now.add({ hours: 24 * NEWSLETTER_CONFIRM_DAYS }))
-      const link = `${settings.publicUrl}/api/${catalog.instance.prefix}/newsletter/confirm?token=${token}`
+      const link = newsletterConfirmLink(settings.publicUrl, catalog.instance.prefix, token)
       const message = newsletterConfirmation(catalog, link)
       yield* emails.enqueue([{
         instanceId: catalog.instance.ref, kind: 'newsletter_confirmation', recipient: signup.email, bookingId: null, dedupeKey: `newsletter:${signup.id}`,

@@ -3,7 +3,6 @@ import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 import { ApiError } from '../errors/api-error.ts'
 import type { Actor } from '../store/audit.ts'
 import type { BookingRow } from '../store/bookings.ts'
-import { operatorBookingRepository } from '../store/operator-bookings.ts'
 import type { Store } from '../store/store.ts'
 import type { Plan, RecordAnswer } from '../store/write-plan.ts'
 import { seatsFreedBy } from './booking-seats.ts'
@@ -37,7 +36,7 @@ function requireVersion(row: BookingRow, ifMatch: number | null): void {
 /** What every operator change of one booking starts with: finding it, and running a plan on it. */
 export function operatorBookingPlans(store: Store) {
   const { bookings, promoRedemptions } = store
-  const reads = operatorBookingRepository(store)
+  const reads = store.operatorBookings
 
   async function find(catalog: InstanceCatalog, codeOrId: string): Promise<BookingRow> {
     const row = await reads.find(catalog.instance.ref, codeOrId)

@@ -10,6 +10,7 @@ import { openDatabase, type Database } from './database.ts'
 import { idempotencyRepository } from './idempotency.ts'
 import { leaseRepository } from './leases.ts'
 import { migrateToLatest } from './migrations.ts'
+import { operatorBookingRepository } from './operator-bookings.ts'
 import { promoRedemptionRepository } from './promo-redemptions.ts'
 import { sessionRepository } from './sessions.ts'
 import { staffRepository } from './staff.ts'
@@ -43,6 +44,8 @@ import { withEvents } from './write-plan.ts'
 export interface Store extends Database {
   sessions: ReturnType<typeof sessionRepository>
   bookings: ReturnType<typeof bookingRepository>
+  /** The operator's booking queries: finding by code or id, locking, listing, field changes, history. */
+  operatorBookings: ReturnType<typeof operatorBookingRepository>
   departures: ReturnType<typeof departureRepository>
   idempotency: ReturnType<typeof idempotencyRepository>
   promoRedemptions: ReturnType<typeof promoRedemptionRepository>
@@ -78,6 +81,7 @@ export async function openStore(target: DatabaseTarget, options: StoreOptions = 
     leases: leaseRepository(writer),
     sessions: sessionRepository(writer),
     bookings: bookingRepository(writer),
+    operatorBookings: operatorBookingRepository(writer),
     departures: departureRepository(writer),
     idempotency: idempotencyRepository(writer.db),
     promoRedemptions: promoRedemptionRepository(writer.db),

@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Temporal } from 'temporal-polyfill'
 import { toStoredInstant } from '../../domain/instant-format.ts'
 import { AuditList, AuditQuery } from '../../schemas/admin/audit.ts'
-import { operatorBookingRepository } from '../../store/operator-bookings.ts'
 import { auditEntryView } from '../audit-view.ts'
 import { decodeCursor, encodeCursor } from '../list-cursor.ts'
 
@@ -18,7 +17,7 @@ function boundOf(value: string | undefined, timeZone: string, endOfDay: boolean)
 
 /** The audit log (docs/operator-api.md, "Audit, privacy and access"): every change made through the operator API or the CLI. */
 export const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const bookings = operatorBookingRepository(app.tourdesk.store)
+  const bookings = app.tourdesk.store.operatorBookings
 
   app.get('/audit', {
     schema: { querystring: AuditQuery, response: { 200: AuditList } },

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { formatStoredInZone } from '../../domain/instant-format.ts'
 import { EmailList, EmailQuery, type EMAIL_KINDS } from '../../schemas/admin/email.ts'
-import { operatorBookingRepository } from '../../store/operator-bookings.ts'
 import type { EmailRow } from '../../store/emails.ts'
 import { decodeCursor, encodeCursor } from '../list-cursor.ts'
 
@@ -32,8 +31,7 @@ export function emailView(row: EmailRow, timeZone: string) {
 
 /** The email log (docs/events-and-webhooks.md, "Email"): every message with its state; managers only. */
 export const emailRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { store } = app.tourdesk
-  const bookings = operatorBookingRepository(store)
+  const { emails } = app.tourdesk
 
   app.get('/emails', {
     schema: { querystring: EmailQuery, response: { 200: EmailList } },
@@ -48,9 +46,7 @@ export const emailRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const { ref, timezone } = request.catalog.instance
     const limit = request.query.limit ?? 50
     const before = request.query.cursor === undefined ? null : decodeCursor(request.query.cursor, 2) as [string, string]
-    let bookingId: string | null = null
-    if (request.query.booking !== undefined) bookingId = (await bookings.find(ref, request.query.booking.trim()))?.id ?? ''
-    const rows = await store.read(() => store.emails.list(ref, { recipient: request.query.to ?? null, bookingId, before, limit: limit + 1 }))
+    const rows = await emails.log(ref, { to: request.query.to, booking: request.query.booking, before, limit })
     const page = rows.slice(0, limit)
     const last = page[page.length - 1]
     return { emails: page.map((row) => emailView(row, timezone)), next_cursor: rows.length > limit ? encodeCursor([last.created_at, last.id]) : null }

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { randomBytes } from 'node:crypto'
+import type { FastifyRequest } from 'fastify'
 import { Temporal } from 'temporal-polyfill'
-import { ApiError } from '../../errors/api-error.ts'
 import { formatStoredInZone, toStoredInstant } from '../../domain/instant-format.ts'
 import { NoBody } from '../../schemas/common.ts'
 import {
@@ -10,12 +9,9 @@ import {
 } from '../../schemas/admin/webhook.ts'
 import type { EventType } from '../../schemas/event-type.ts'
 import { actorOf } from '../../services/staff-auth.ts'
-import { newWebhookSecret } from '../../notify/webhook-signing.ts'
+import type { WebhookChangeContext } from '../../notify/webhook-endpoints.ts'
 import type { LoggedDeliveryRow, WebhookAttemptRow, WebhookEndpoint as EndpointRecord } from '../../store/webhooks.ts'
 import { decodeCursor, encodeCursor, pageOf } from '../list-cursor.ts'
-
-/** How long the previous secret signs too after a rotation (24 hours, docs/events-and-webhooks.md, "Webhooks"). */
-const ROTATION_OVERLAP_HOURS = 24
 
 function endpointView(row: EndpointRecord, zone: string, now: string) {
   const at = (stored: string | null) => stored === null ? null : formatStoredInZone(stored, zone)
@@ -38,26 +34,11 @@ function deliveryView(row: LoggedDeliveryRow, attempts: readonly WebhookAttemptR
   }
 }
 
-/** What the audit log keeps of an endpoint: never its secret. */
-const audited = (row: EndpointRecord) => ({ url: row.url, description: row.description, events: row.events, enabled: row.disabled_at === null })
-
-const notFound = (id: string) => new ApiError('not_found', `No webhook endpoint ${id}`)
-
 /** Webhook endpoints (docs/events-and-webhooks.md, "Webhooks", Standard Webhooks 1.0); managers only. */
 export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { store, clock, webhooks: delivery } = app.tourdesk
-  const { webhooks } = store
-
-  async function checkUrl(url: string): Promise<void> {
-    const refusal = await delivery.refusalOf(url)
-    if (refusal !== null) throw new ApiError('webhook_url_refused', `url ${refusal}`, { errors: [{ field: 'url', message: refusal }] })
-  }
-
-  async function existing(instanceId: string, id: string): Promise<EndpointRecord> {
-    const endpoint = await store.read(() => webhooks.find(instanceId, id))
-    if (!endpoint) throw notFound(id)
-    return endpoint
-  }
+  const { clock, webhookEndpoints: endpoints } = app.tourdesk
+  const changeContext = (request: FastifyRequest): WebhookChangeContext =>
+    ({ instanceId: request.catalog.instance.ref, now: clock.now(), actor: actorOf(request.staff!), requestId: request.id })
 
   app.post('/webhooks', {
     schema: { body: NewWebhook, response: { 201: WebhookWithSecret } },
@@ -73,21 +54,10 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
       errors: ['webhook_url_refused'],
     },
   }, async (request, reply) => {
-    const { instance } = request.catalog
-    await checkUrl(request.body.url)
-    const now = toStoredInstant(clock.now())
-    const secret = newWebhookSecret()
-    const row = {
-      instance_id: instance.ref, id: `wh_${randomBytes(16).toString('hex')}`, url: request.body.url, description: request.body.description ?? null, secret,
-      previous_secret: null, previous_secret_until: null, disabled_at: null, disabled_reason: null, failing_since: null, created_at: now, updated_at: now, version: 1,
-    }
-    const endpoint = await store.write(function* () {
-      const endpoint = yield* webhooks.insertEndpoint(row, request.body.events)
-      yield* store.audit.record({ instanceId: instance.ref, at: now, actor: actorOf(request.staff!), action: 'webhook.created', target: { type: 'webhook', id: row.id }, after: audited(endpoint), requestId: request.id })
-      return endpoint
-    })
+    const ctx = changeContext(request)
+    const { endpoint, secret } = await endpoints.create(ctx, request.body)
     reply.code(201).header('Cache-Control', 'no-store')
-    return { webhook: endpointView(endpoint, instance.timezone, now), secret }
+    return { webhook: endpointView(endpoint, request.catalog.instance.timezone, toStoredInstant(ctx.now)), secret }
   })
 
   app.get('/webhooks', {
@@ -96,7 +66,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request) => {
     const { instance } = request.catalog
     const now = toStoredInstant(clock.now())
-    const page = pageOf(await store.read(() => webhooks.list(instance.ref)), (row) => [row.created_at, row.id], request.query)
+    const page = pageOf(await endpoints.list(instance.ref), (row) => [row.created_at, row.id], request.query)
     return { webhooks: page.items.map((row) => endpointView(row, instance.timezone, now)), next_cursor: page.nextCursor }
   })
 
@@ -105,7 +75,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config: { access: 'access.manage', summary: 'One webhook endpoint', description: 'Its settings and health: enabled, failing_since, and why it was disabled.' },
   }, async (request) => {
     const { instance } = request.catalog
-    return endpointView(await existing(instance.ref, request.params.id), instance.timezone, toStoredInstant(clock.now()))
+    return endpointView(await endpoints.existing(instance.ref, request.params.id), instance.timezone, toStoredInstant(clock.now()))
   })
 
   app.patch('/webhooks/:id', {
@@ -118,41 +88,16 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
       errors: ['webhook_url_refused'],
     },
   }, async (request) => {
-    const { instance } = request.catalog
-    const { id } = request.params
-    const change = request.body
-    if (change.url !== undefined) await checkUrl(change.url)
-    const now = toStoredInstant(clock.now())
-    const endpoint = await store.write(function* () {
-      const before = yield* webhooks.find(instance.ref, id, true)
-      if (!before) throw notFound(id)
-      const columns: Parameters<typeof webhooks.update>[2] = { updated_at: now }
-      if (change.url !== undefined) columns.url = change.url
-      if (change.description !== undefined) columns.description = change.description
-      if (change.enabled === true && before.disabled_at !== null) Object.assign(columns, { disabled_at: null, disabled_reason: null, failing_since: null })
-      if (change.enabled === false && before.disabled_at === null) Object.assign(columns, { disabled_at: now, disabled_reason: 'disabled through the API' })
-      yield* webhooks.update(instance.ref, id, columns)
-      if (change.events !== undefined) yield* webhooks.setEvents(instance.ref, id, change.events)
-      const after = (yield* webhooks.find(instance.ref, id))!
-      yield* store.audit.record({ instanceId: instance.ref, at: now, actor: actorOf(request.staff!), action: 'webhook.changed', target: { type: 'webhook', id }, before: audited(before), after: audited(after), requestId: request.id })
-      return after
-    })
-    return endpointView(endpoint, instance.timezone, now)
+    const ctx = changeContext(request)
+    const endpoint = await endpoints.change(ctx, request.params.id, request.body)
+    return endpointView(endpoint, request.catalog.instance.timezone, toStoredInstant(ctx.now))
   })
 
   app.delete('/webhooks/:id', {
     schema: { params: WebhookIdParams, body: NoBody, response: { 204: { type: 'null' } } },
     config: { access: 'access.manage', summary: 'Remove a webhook endpoint and its delivery log', description: 'Nothing more is sent to it, pending retries included. Answers 204.' },
   }, async (request, reply) => {
-    const { instance } = request.catalog
-    const { id } = request.params
-    const now = toStoredInstant(clock.now())
-    await store.write(function* () {
-      const before = yield* webhooks.find(instance.ref, id, true)
-      if (!before) throw notFound(id)
-      yield* webhooks.delete(instance.ref, id)
-      yield* store.audit.record({ instanceId: instance.ref, at: now, actor: actorOf(request.staff!), action: 'webhook.deleted', target: { type: 'webhook', id }, before: audited(before), requestId: request.id })
-    })
+    await endpoints.remove(changeContext(request), request.params.id)
     return reply.code(204).send(null)
   })
 
@@ -165,21 +110,9 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
         + 'with each secret, so the receiver can switch to the new secret at any moment in that time. Rotating again ends the old overlap.',
     },
   }, async (request) => {
-    const { instance } = request.catalog
-    const { id } = request.params
-    const now = clock.now()
-    const stored = toStoredInstant(now)
-    const secret = newWebhookSecret()
-    const endpoint = await store.write(function* () {
-      const before = yield* webhooks.find(instance.ref, id, true)
-      if (!before) throw notFound(id)
-      yield* webhooks.update(instance.ref, id, {
-        secret, previous_secret: before.secret, previous_secret_until: toStoredInstant(now.add({ hours: ROTATION_OVERLAP_HOURS })), updated_at: stored,
-      })
-      yield* store.audit.record({ instanceId: instance.ref, at: stored, actor: actorOf(request.staff!), action: 'webhook.secret_rotated', target: { type: 'webhook', id }, requestId: request.id })
-      return (yield* webhooks.find(instance.ref, id))!
-    })
-    return { webhook: endpointView(endpoint, instance.timezone, stored), secret }
+    const ctx = changeContext(request)
+    const { endpoint, secret } = await endpoints.rotateSecret(ctx, request.params.id)
+    return { webhook: endpointView(endpoint, request.catalog.instance.timezone, toStoredInstant(ctx.now)), secret }
   })
 
   app.post('/webhooks/:id/test', {
@@ -191,8 +124,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
         + 'to a disabled endpoint. It is not retried, not kept in the delivery log, and does not count towards disabling the endpoint.',
     },
   }, async (request) => {
-    const { instance } = request.catalog
-    const result = await delivery.ping(await existing(instance.ref, request.params.id), clock.now())
+    const result = await endpoints.test(request.catalog.instance.ref, request.params.id, clock.now())
     return { id: result.id, delivered: result.error === null, status: result.status, error: result.error, duration_ms: result.durationMs }
   })
 
@@ -206,14 +138,10 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request) => {
     const { instance } = request.catalog
-    const { id } = request.params
-    await existing(instance.ref, id)
     const limit = request.query.limit ?? 50
-    const before = request.query.cursor === undefined ? null : decodeCursor(request.query.cursor, 2) as [string, string]
-    const { rows, attempts } = await store.read(function* () {
-      const rows = yield* webhooks.deliveries(instance.ref, id, before, limit + 1)
-      return { rows, attempts: yield* webhooks.attempts(instance.ref, rows.slice(0, limit).map((row) => row.id)) }
-    })
+    const { cursor } = request.query
+    const before = () => cursor === undefined ? null : decodeCursor(cursor, 2) as [string, string]
+    const { rows, attempts } = await endpoints.deliveries(instance.ref, request.params.id, before, limit)
     const page = rows.slice(0, limit)
     const last = page[page.length - 1]
     return {
@@ -232,16 +160,6 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
         + 'endpoint gets them once enabled again.',
     },
   }, async (request) => {
-    const { instance } = request.catalog
-    const { id } = request.params
-    const since = toStoredInstant(Temporal.Instant.from(request.body.since))
-    const now = toStoredInstant(clock.now())
-    const deliveries = await store.write(function* () {
-      if (!(yield* webhooks.find(instance.ref, id))) throw notFound(id)
-      const made = yield* webhooks.replay(instance.ref, id, since, now)
-      yield* store.audit.record({ instanceId: instance.ref, at: now, actor: actorOf(request.staff!), action: 'webhook.replayed', target: { type: 'webhook', id }, after: { since, deliveries: made }, requestId: request.id })
-      return made
-    })
-    return { deliveries }
+    return { deliveries: await endpoints.replay(changeContext(request), request.params.id, Temporal.Instant.from(request.body.since)) }
   })
 }
