@@ -1,5 +1,6 @@
 import { Temporal } from 'temporal-polyfill'
 import { toStoredInstant } from '../src/domain/instant-format.ts'
+import { CHECKED_OUT } from '../src/schemas/booking-status.ts'
 import { staffAuth } from '../src/services/staff-auth.ts'
 import { openStore } from '../src/store/store.ts'
 import { BENCH_REF, BENCH_TIME_ZONE, HOLD_TOUR } from './catalog.ts'
@@ -18,8 +19,6 @@ interface OperatorRead {
   connections: number
 }
 
-/** The statuses GET /bookings and its export list by default (every checked-out one). */
-const CHECKED_OUT = ['requested', 'confirmed', 'declined', 'cancelled', 'completed', 'no_show']
 /** Guests book the manifest's departure this many at a time. */
 const BOOKING_CONCURRENCY = 10
 

@@ -1,8 +1,9 @@
 import { sql } from 'kysely'
 import { Temporal } from 'temporal-polyfill'
+import type { BookingRecord } from '../src/domain/booking.ts'
 import { toStoredInstant } from '../src/domain/instant-format.ts'
 import { expandSchedule } from '../src/domain/schedule.ts'
-import type { BookingRow } from '../src/store/bookings.ts'
+import type { BookingStatus } from '../src/schemas/booking-status.ts'
 import type { Store } from '../src/store/store.ts'
 import { compiled } from '../src/store/write-plan.ts'
 import {
@@ -95,7 +96,7 @@ function bookingsPerTour(plan: SeedPlan, windowBookings: number): number[] {
 
 const SEED_POLICY = JSON.stringify({ id: 'flexible-48', version: 3, tiers: [{ hours_before_start: 48, fee_percent: 0 }], no_show_fee_percent: 100 })
 
-function bookingRow(index: number, tour: number, startMs: number, party: number, status: string, nowMs: number): BookingRow {
+function bookingRow(index: number, tour: number, startMs: number, party: number, status: BookingStatus, nowMs: number): BookingRecord {
   const start = new Date(startMs).toISOString()
   const createdMs = Math.min(startMs - 7 * DAY_MS, nowMs - DAY_MS)
   const created = new Date(createdMs).toISOString()
@@ -143,7 +144,7 @@ function bookingRow(index: number, tour: number, startMs: number, party: number,
 }
 
 /** Every seeded booking, tour by tour and in start order within a tour, so index inserts stay mostly sequential. */
-function* seededBookings(plan: SeedPlan): Generator<BookingRow> {
+function* seededBookings(plan: SeedPlan): Generator<BookingRecord> {
   const rng = random(7)
   const nowMs = plan.now.epochMilliseconds
   const windowStarts = dailyStarts(plan.windowStart, plan.windowDays)
@@ -181,7 +182,7 @@ export async function seedBookings(store: Store, plan: SeedPlan): Promise<void> 
   for (let done = false; !done;) {
     await store.write(function* () {
       for (let i = 0; i < INSERTS_PER_TRANSACTION; i++) {
-        const batch: BookingRow[] = []
+        const batch: BookingRecord[] = []
         for (let next = rows.next(); !next.done; next = rows.next()) {
           batch.push(next.value)
           if (batch.length === ROWS_PER_INSERT) break

@@ -4,13 +4,12 @@ import { formatStoredInZone } from '../domain/instant-format.ts'
 import type { BookingHistoryChange, OperatorBooking, OperatorBookingDetail } from '../schemas/admin/booking.ts'
 import { ERASED } from '../domain/erasure.ts'
 import { bookingView } from '../api/booking-view.ts'
-import { policyOf } from '../services/bookings.ts'
 import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 import type { HistoryEntry } from '../services/booking-history.ts'
-import type { BookingRow } from '../store/bookings.ts'
+import { addonLinesOf, policyOf, type BookingRecord } from '../domain/booking.ts'
 
 /** The operator's record of a booking: the guest's, and what only the operator sees. */
-export function operatorBookingView(row: BookingRow, catalog: InstanceCatalog): OperatorBooking {
+export function operatorBookingView(row: BookingRecord, catalog: InstanceCatalog): OperatorBooking {
   const timeZone = catalog.instance.timezone
   const at = (stored: string | null) => stored === null ? null : formatStoredInZone(stored, timeZone)
   const { cancellation: _guestCancellation, ...guest } = bookingView(row, catalog)
@@ -37,7 +36,7 @@ export function operatorBookingView(row: BookingRow, catalog: InstanceCatalog): 
   }
 }
 
-export function bookingDetailView(row: BookingRow, history: readonly HistoryEntry[], catalog: InstanceCatalog): OperatorBookingDetail {
+export function bookingDetailView(row: BookingRecord, history: readonly HistoryEntry[], catalog: InstanceCatalog): OperatorBookingDetail {
   const timeZone = catalog.instance.timezone
   const erased = row.contact_email === ERASED
   return {
@@ -69,10 +68,10 @@ function historyChanges(before: Record<string, unknown> | null, after: Record<st
 }
 
 /** The ETag of a booking's current version, as If-Match takes it back. */
-export const versionTag = (row: BookingRow) => `"${row.version}"`
+export const versionTag = (row: BookingRecord) => `"${row.version}"`
 
 /** The columns of the bookings export, in order; money in major units beside its currency, instants in the instance's zone. */
-const CSV_COLUMNS: Array<[string, (row: BookingRow, catalog: InstanceCatalog) => string | number | null]> = [
+const CSV_COLUMNS: Array<[string, (row: BookingRecord, catalog: InstanceCatalog) => string | number | null]> = [
   ['code', (r) => r.code],
   ['id', (r) => r.id],
   ['status', (r) => r.status],
@@ -81,7 +80,7 @@ const CSV_COLUMNS: Array<[string, (row: BookingRow, catalog: InstanceCatalog) =>
   ['start', (r, c) => formatStoredInZone(r.start_at, c.instance.timezone)],
   ['end', (r, c) => formatStoredInZone(r.end_at, c.instance.timezone)],
   ['party', (r) => r.party],
-  ['addons', (r) => (JSON.parse(r.addons) as Array<{ id: string, quantity: number }>).map((a) => `${a.id} x${a.quantity}`).join('; ')],
+  ['addons', (r) => addonLinesOf(r).map((a) => `${a.id} x${a.quantity}`).join('; ')],
   ['currency', (r) => r.currency],
   ['subtotal', (r) => csvAmount(r.subtotal, r.currency)],
   ['addons_total', (r) => csvAmount(r.addons_total, r.currency)],
@@ -111,6 +110,6 @@ const CSV_COLUMNS: Array<[string, (row: BookingRow, catalog: InstanceCatalog) =>
 export const BOOKING_CSV_HEADER = csvRecord(CSV_COLUMNS.map(([name]) => name))
 
 /** A booking as one CSV record, CRLF-terminated. */
-export function bookingCsvRecord(row: BookingRow, catalog: InstanceCatalog): string {
+export function bookingCsvRecord(row: BookingRecord, catalog: InstanceCatalog): string {
   return csvRecord(CSV_COLUMNS.map(([, value]) => value(row, catalog)))
 }

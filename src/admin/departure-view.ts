@@ -5,11 +5,11 @@ import type { DepartureManifest, ManifestEntry } from '../schemas/admin/departur
 import { EXPECTED, isOneOf } from '../schemas/booking-status.ts'
 import { departureData, type DepartureRecord } from '../services/departure-record.ts'
 import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
-import type { BookingRow } from '../store/bookings.ts'
+import { addonLinesOf, type BookingRecord } from '../domain/booking.ts'
 
 type Addon = ManifestEntry['addons'][number]
 
-function manifestEntry(row: BookingRow, timeZone: string): ManifestEntry {
+function manifestEntry(row: BookingRecord, timeZone: string): ManifestEntry {
   return {
     id: row.id,
     code: row.code,
@@ -18,7 +18,7 @@ function manifestEntry(row: BookingRow, timeZone: string): ManifestEntry {
     email: row.contact_email,
     phone: row.contact_phone,
     party: row.party,
-    addons: JSON.parse(row.addons) as Addon[],
+    addons: addonLinesOf(row),
     due_on_arrival: dueOnArrival(row),
     checked_in_at: row.checked_in_at === null ? null : formatStoredInZone(row.checked_in_at, timeZone),
     note: row.internal_note,
@@ -30,7 +30,7 @@ const names = new Intl.Collator('en', { sensitivity: 'base' })
 const byNameThenCode = (a: ManifestEntry, b: ManifestEntry) =>
   names.compare(a.name ?? '', b.name ?? '') || ((a.code ?? a.id) < (b.code ?? b.id) ? -1 : 1)
 
-export function manifestView(departure: DepartureRecord, bookings: readonly BookingRow[], catalog: InstanceCatalog): DepartureManifest {
+export function manifestView(departure: DepartureRecord, bookings: readonly BookingRecord[], catalog: InstanceCatalog): DepartureManifest {
   const timeZone = catalog.instance.timezone
   const manifest = bookings.map((row) => manifestEntry(row, timeZone)).sort(byNameThenCode)
   const statuses = {

@@ -2,12 +2,12 @@ import type { Temporal } from 'temporal-polyfill'
 import { dueOnArrival } from '../domain/cancellation.ts'
 import { formatStoredInZone } from '../domain/instant-format.ts'
 import type { Booking, BookingFields } from '../schemas/booking.ts'
-import type { BookingRow } from '../store/bookings.ts'
 import { guestCancellationOf } from '../services/bookings.ts'
 import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
+import { addonLinesOf, type BookingRecord } from '../domain/booking.ts'
 
 /** The fields of a stored booking that the guest's record and the operator's share. */
-export function bookingView(row: BookingRow, catalog: InstanceCatalog): BookingFields {
+export function bookingView(row: BookingRecord, catalog: InstanceCatalog): BookingFields {
   const timeZone = catalog.instance.timezone
   const at = (stored: string) => formatStoredInZone(stored, timeZone)
   // A staff booking may have a phone and no email (a walk-in); a held booking has no contact yet.
@@ -21,7 +21,7 @@ export function bookingView(row: BookingRow, catalog: InstanceCatalog): BookingF
     end: at(row.end_at),
     timezone: timeZone,
     party: row.party,
-    addons: JSON.parse(row.addons),
+    addons: addonLinesOf(row),
     promo_code: row.promo_code,
     referral_code: row.referral_code,
     price: {
@@ -50,11 +50,11 @@ export function bookingView(row: BookingRow, catalog: InstanceCatalog): BookingF
 export interface GuestView {
   catalog: InstanceCatalog
   now: Temporal.Instant
-  manageUrl(row: BookingRow): string | null
+  manageUrl(row: BookingRecord): string | null
 }
 
 /** The public booking record: the shared fields, where to meet, what cancelling would cost now, and the manage link. */
-export function guestBookingView(row: BookingRow, view: GuestView): Booking {
+export function guestBookingView(row: BookingRecord, view: GuestView): Booking {
   const terms = guestCancellationOf(row, view.catalog.instance.cancellation_policy, view.now)
   return {
     ...bookingView(row, view.catalog),

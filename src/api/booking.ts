@@ -9,9 +9,9 @@ import { Booking, BookingLookup, BookingRequest } from '../schemas/booking.ts'
 import { NoBody } from '../schemas/common.ts'
 import type { BookingContext } from '../services/bookings.ts'
 import { manageLinkOf, readManageToken } from '../services/manage-token.ts'
-import type { BookingRow } from '../store/bookings.ts'
 import type { RecordAnswer } from '../store/write-plan.ts'
 import { guestBookingView, type GuestView } from './booking-view.ts'
+import type { BookingRecord } from '../domain/booking.ts'
 
 export function bookingContext(request: FastifyRequest): BookingContext {
   if (request.session === null) throw new ApiError('no_booking', 'This request names no live session, so it has no booking')
@@ -30,7 +30,7 @@ export function guestView(request: FastifyRequest, now = request.server.tourdesk
 }
 
 /** The idempotency record of a wire answer, for a service that answers stored rows: the row is mapped as the route maps it. */
-export function asRows(record: RecordAnswer<Booking> | undefined, view: GuestView): RecordAnswer<BookingRow> | undefined {
+export function asRows(record: RecordAnswer<Booking> | undefined, view: GuestView): RecordAnswer<BookingRecord> | undefined {
   return record && ((row) => record(guestBookingView(row, view)))
 }
 

@@ -1,8 +1,71 @@
 import { Temporal } from 'temporal-polyfill'
-import type { CatalogTour } from '../schemas/catalog.ts'
+import type { BookingChannel } from '../schemas/admin/booking.ts'
+import type { BookingStatus } from '../schemas/booking-status.ts'
+import type { CatalogPolicy, CatalogTour } from '../schemas/catalog.ts'
+import type { BookingPolicy } from './cancellation.ts'
+import type { AddonLine } from './pricing.ts'
 import { departureAt } from './departure-at.ts'
 import { findDeparture, type Departure } from './schedule.ts'
 import { isPastCutoffMs } from './slot-status.ts'
+
+/**
+ * A booking as the service knows it: what every service, view and email works with. The store
+ * keeps one row of these fields per booking (src/store/tables/guest-tables.ts) and answers rows
+ * as records. Times are stored instants (src/domain/instant-format.ts). The add-on lines and
+ * the policy stay the JSON text they are kept as, which the audit log and the event feed carry
+ * as they are: read them with addonLinesOf and policyOf.
+ */
+export interface BookingRecord {
+  id: string
+  instance_id: string
+  session_id: string
+  tour_id: string
+  start_at: string
+  end_at: string
+  party: number
+  status: BookingStatus
+  /** 1 when a spam decoy quarantined it: it takes no seat, makes no event, is not emailed. */
+  quarantined: number
+  /** JSON of the add-on lines ({id, name, quantity, amount}[]): addonLinesOf. */
+  addons: string
+  promo_code: string | null
+  referral_code: string | null
+  currency: string
+  subtotal: number
+  addons_total: number
+  discount: number
+  total: number
+  hold_expires_at: string | null
+  code: string | null
+  contact_name: string | null
+  contact_email: string | null
+  contact_phone: string | null
+  cancellable_until: string
+  cancellation_fee_percent: number | null
+  cancellation_fee: number | null
+  cancelled_at: string | null
+  created_at: string
+  updated_at: string
+  /** Grows with every change. */
+  version: number
+  channel: BookingChannel
+  /** JSON of the cancellation policy the booking was made under ({id, version, tiers, no_show_fee_percent}); null before migration 008: policyOf. */
+  policy: string | null
+  checked_in_at: string | null
+  internal_note: string | null
+  decline_reason: string | null
+  cancelled_by: 'guest' | 'operator' | null
+  cancellation_reason: string | null
+  /** 1 when the operator waived the cancellation fee, 0 when not, null unless cancelled by the operator. */
+  fee_waived: number | null
+}
+
+/** The booking's add-on lines. */
+export const addonLinesOf = (booking: Pick<BookingRecord, 'addons'>): AddonLine[] => JSON.parse(booking.addons)
+
+/** The cancellation policy the booking was made under; the instance's current one for a booking made before policies were kept. */
+export const policyOf = (booking: Pick<BookingRecord, 'policy'>, current: CatalogPolicy): BookingPolicy =>
+  booking.policy === null ? current : JSON.parse(booking.policy)
 
 /**
  * Whose limits a booking is made under: a guest's (the cutoff, and the last local date of the

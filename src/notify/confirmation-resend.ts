@@ -1,14 +1,14 @@
 import { ERASED } from '../domain/erasure.ts'
 import { toStoredInstant } from '../domain/instant-format.ts'
 import { ApiError } from '../errors/api-error.ts'
-import type { BookingRow } from '../store/bookings.ts'
 import type { EmailRow } from '../store/emails.ts'
 import type { Store } from '../store/store.ts'
 import type { RecordAnswer } from '../store/write-plan.ts'
 import type { EmailOutbox } from './email-outbox.ts'
 import type { OperatorContext } from '../services/operator-booking-plan.ts'
+import type { BookingRecord } from '../domain/booking.ts'
 
-const refused = (row: BookingRow, why: string) => new ApiError('invalid_transition', why, { booking_status: row.status })
+const refused = (row: BookingRecord, why: string) => new ApiError('invalid_transition', why, { booking_status: row.status })
 
 /**
  * Staff send a guest's confirmation again (the guest lost it, or gave a mistyped address

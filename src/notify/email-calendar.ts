@@ -1,6 +1,6 @@
 import ical, { ICalAttendeeRole, ICalAttendeeStatus, ICalCalendarMethod, ICalEventStatus } from 'ical-generator'
-import type { BookingRow } from '../store/bookings.ts'
 import type { BookingFacts } from './email-messages.ts'
+import type { BookingRecord } from '../domain/booking.ts'
 
 /** Who sends the calendar file: the instance, by the name and address its emails come from (src/notify/sender-address.ts). */
 export interface CalendarOrganizer {
@@ -20,7 +20,7 @@ export interface CalendarOrganizer {
  * address is the email's From; the attendee is the guest, already accepted and asked for no
  * reply (the booking is the answer), so a calendar offers no Accept or Decline to send.
  */
-export function bookingCalendar(row: BookingRow, facts: BookingFacts, organizer: CalendarOrganizer, manageUrl: string | null): {
+export function bookingCalendar(row: BookingRecord, facts: BookingFacts, organizer: CalendarOrganizer, manageUrl: string | null): {
   method: 'REQUEST' | 'CANCEL'
   content: string
 } {

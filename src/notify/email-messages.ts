@@ -1,12 +1,11 @@
 import { Temporal } from 'temporal-polyfill'
-import type { BookingRow } from '../store/bookings.ts'
 import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 import { cancellationFee, cancellationSteps } from '../domain/cancellation.ts'
 import { isOneOf, LIVE_CHECKED_OUT, OWES_ITS_TOTAL } from '../schemas/booking-status.ts'
+import { policyOf, type BookingRecord } from '../domain/booking.ts'
 import { escapeHtml } from '../domain/html-escape.ts'
 import { DISABLE_AFTER_MS, retryScheduleInWords, waitInWords } from '../domain/webhook-retry.ts'
 import type { BookingFields } from '../schemas/booking.ts'
-import { policyOf } from '../services/bookings.ts'
 
 /** What every message is: its subject and its plain-text and HTML bodies, which say the same. */
 export interface Message {
@@ -84,7 +83,7 @@ export interface BookingFacts {
   phone: string | null
 }
 
-export function bookingFacts(row: BookingRow, catalog: InstanceCatalog): BookingFacts {
+export function bookingFacts(row: BookingRecord, catalog: InstanceCatalog): BookingFacts {
   const tour = catalog.tourById.get(row.tour_id)?.catalog
   const addons = JSON.parse(row.addons) as BookingFields['addons']
   return {
@@ -107,7 +106,7 @@ export function bookingFacts(row: BookingRow, catalog: InstanceCatalog): Booking
  * zone and what cancelling costs until each, from `now` on: ["Until Sat, 28 Nov 2026, 09:30
  * (Lisbon time)", "free of charge"], …, and what not turning up costs.
  */
-export function cancellationTerms(row: BookingRow, catalog: InstanceCatalog, now: Temporal.Instant): Array<[string, string]> {
+export function cancellationTerms(row: BookingRecord, catalog: InstanceCatalog, now: Temporal.Instant): Array<[string, string]> {
   const start = Temporal.Instant.from(row.start_at)
   const policy = policyOf(row, catalog.instance.cancellation_policy)
   const cost = (percent: number) => (percent === 0 ? 'free of charge' : `${percent}% of the total, ${money(cancellationFee(row.total, percent), row.currency)}`)

@@ -2,7 +2,6 @@ import { setImmediate as yieldToRequests } from 'node:timers/promises'
 import { Temporal } from 'temporal-polyfill'
 import { toStoredInstant } from '../domain/instant-format.ts'
 import { backOfficeLinks, newsletterConfirmLink } from '../domain/links.ts'
-import type { BookingRow } from '../store/bookings.ts'
 import type { EmailRow, EnqueueRules, NewEmail } from '../store/emails.ts'
 import type { Store } from '../store/store.ts'
 import type { Plan } from '../store/write-plan.ts'
@@ -12,6 +11,7 @@ import { confirmationOf, projectEvent, reminderOf } from './email-projection.ts'
 import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 import type { Task } from '../jobs/scheduler.ts'
 import { readSignedToken, signedToken } from '../services/signed-token.ts'
+import type { BookingRecord } from '../domain/booking.ts'
 
 export interface EmailSettings {
   /** SMTP_URL; null keeps every message as not_sent. */
@@ -208,7 +208,7 @@ export function emailOutbox(store: Store, catalogs: CatalogRegistry, secret: str
      * kind (confirmation_resent) is all that tells it apart. The per-recipient cap applies as to
      * every message: a copy over it is kept as not_sent (recipient_cap). Answers the message.
      */
-    *confirmationCopy(catalog: InstanceCatalog, row: BookingRow, now: Temporal.Instant): Plan<EmailRow> {
+    *confirmationCopy(catalog: InstanceCatalog, row: BookingRecord, now: Temporal.Instant): Plan<EmailRow> {
       const copy = confirmationOf(row, { catalog, secret, origin: settings.publicUrl, now })
       const [kept] = yield* emails.enqueue([{
         instanceId: catalog.instance.ref, kind: 'confirmation_resent', recipient: row.contact_email!, bookingId: row.id, dedupeKey: null, ...copy,

@@ -4,7 +4,6 @@ import { ERASED } from '../domain/erasure.ts'
 import { toStoredInstant } from '../domain/instant-format.ts'
 import { backOfficeLinks, emailActionPath } from '../domain/links.ts'
 import { ON_MANIFEST } from '../schemas/booking-status.ts'
-import type { BookingRow } from '../store/bookings.ts'
 import type { NewEmail } from '../store/emails.ts'
 import type { EventNotice, EventRow } from '../store/events.ts'
 import { bookingCalendar } from './email-calendar.ts'
@@ -13,6 +12,7 @@ import { senderAddress } from './sender-address.ts'
 import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 import { manageLinkOf } from '../services/manage-token.ts'
 import { requestDeadline } from '../services/request-deadline.ts'
+import type { BookingRecord } from '../domain/booking.ts'
 
 /** What making an event's emails needs besides the event. */
 export interface ProjectionContext {
@@ -56,14 +56,14 @@ export function projectEvent(event: EventRow, context: ProjectionContext): Proje
   const out: Projected = { emails: [], links: [] }
   const { catalog, origin, operators } = context
   const { prefix, ref } = catalog.instance
-  const add = (kind: NewEmail['kind'], recipient: string, message: Message, booking: BookingRow | null, calendar: string | null = null) => {
+  const add = (kind: NewEmail['kind'], recipient: string, message: Message, booking: BookingRecord | null, calendar: string | null = null) => {
     out.emails.push({
       instanceId: ref, kind, recipient, bookingId: booking?.id ?? null, dedupeKey: `${event.id}:${kind}:${recipient.toLowerCase()}`,
       subject: message.subject, text: message.text, html: message.html, calendar,
     })
   }
   // Rendered only when someone hears it: an instance with no operator address makes none.
-  const toOperators = (kind: NewEmail['kind'], message: () => Message, booking: BookingRow | null) => {
+  const toOperators = (kind: NewEmail['kind'], message: () => Message, booking: BookingRecord | null) => {
     if (operators.length === 0) return
     const rendered = message()
     for (const recipient of operators) add(kind, recipient, rendered, booking)
@@ -87,7 +87,7 @@ export function projectEvent(event: EventRow, context: ProjectionContext): Proje
   }
   if (event.subject_type !== 'booking') return out
 
-  const row = data as unknown as BookingRow
+  const row = data as unknown as BookingRecord
   const notice = (event.notice ? JSON.parse(event.notice) : {}) as EventNotice
   const facts = bookingFacts(row, catalog)
   // An event erased before it was made into emails (src/store/personal-copies.ts) has no guest to write to.
@@ -147,7 +147,7 @@ export function projectEvent(event: EventRow, context: ProjectionContext): Proje
  * The guest's confirmation of a booking as it stands, with its calendar file, for staff to
  * send again: made as projectEvent makes the booking.confirmed one, from the same parts.
  */
-export function confirmationOf(row: BookingRow, context: Omit<ProjectionContext, 'operators'>): Message & { calendar: string } {
+export function confirmationOf(row: BookingRecord, context: Omit<ProjectionContext, 'operators'>): Message & { calendar: string } {
   const { catalog } = context
   const facts = bookingFacts(row, catalog)
   const manageUrl = manageLinkOf(context.secret, context.origin, catalog.instance, row, context.now)
@@ -156,7 +156,7 @@ export function confirmationOf(row: BookingRow, context: Omit<ProjectionContext,
 }
 
 /** The guest's reminder of a confirmed booking, made once per booking and start. */
-export function reminderOf(row: BookingRow, context: Omit<ProjectionContext, 'operators'>): NewEmail {
+export function reminderOf(row: BookingRecord, context: Omit<ProjectionContext, 'operators'>): NewEmail {
   const { catalog } = context
   const facts = bookingFacts(row, catalog)
   const manageUrl = manageLinkOf(context.secret, context.origin, catalog.instance, row, context.now)

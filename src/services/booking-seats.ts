@@ -1,12 +1,13 @@
 import { ApiError } from '../errors/api-error.ts'
-import type { BookingRepository, BookingRow, DepartureKey, SeatChange } from '../store/bookings.ts'
+import type { BookingRepository, DepartureKey, SeatChange } from '../store/bookings.ts'
 import type { Plan } from '../store/write-plan.ts'
+import type { BookingRecord } from '../domain/booking.ts'
 
-export const departureOf = (row: Pick<BookingRow, 'instance_id' | 'tour_id' | 'start_at'>): DepartureKey =>
+export const departureOf = (row: Pick<BookingRecord, 'instance_id' | 'tour_id' | 'start_at'>): DepartureKey =>
   ({ instance_id: row.instance_id, tour_id: row.tour_id, start_at: row.start_at })
 
 /** Seats given back by bookings that held them (quarantined ones never took any). */
-export const seatsFreedBy = (rows: readonly BookingRow[]): SeatChange[] =>
+export const seatsFreedBy = (rows: readonly BookingRecord[]): SeatChange[] =>
   rows.filter((row) => row.quarantined === 0).map((row) => ({ key: departureOf(row), seats: -row.party, capacity: 0 }))
 
 /**

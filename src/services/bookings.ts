@@ -1,7 +1,7 @@
 import { Temporal } from 'temporal-polyfill'
 import { checkedOutStatus } from '../domain/booking-status.ts'
-import { bookingPolicyOf, cancellableUntil, guestCancellation, type BookingPolicy } from '../domain/cancellation.ts'
-import { bookableDeparture } from '../domain/booking.ts'
+import { bookingPolicyOf, cancellableUntil, guestCancellation } from '../domain/cancellation.ts'
+import { bookableDeparture, policyOf, type BookingRecord } from '../domain/booking.ts'
 import { toStoredInstant } from '../domain/instant-format.ts'
 import { bookingSessionExpiry } from '../domain/session-lifetime.ts'
 import { priceBooking, requireAddons } from '../domain/pricing.ts'
@@ -9,7 +9,7 @@ import { ApiError } from '../errors/api-error.ts'
 import { LIVE, LIVE_CHECKED_OUT, SHOWN_TO_GUEST, type BookingStatus } from '../schemas/booking-status.ts'
 import type { BookingRequest } from '../schemas/booking.ts'
 import type { CatalogPolicy, CatalogTour } from '../schemas/catalog.ts'
-import type { BookingRow, BookingSelector } from '../store/bookings.ts'
+import type { BookingSelector } from '../store/bookings.ts'
 import type { DepartureRepository } from '../store/departures.ts'
 import { newRowId } from '../store/row-id.ts'
 import type { Store } from '../store/store.ts'
@@ -35,7 +35,7 @@ export interface BookingContext {
  */
 export type BookingKey = { code: string, email: string } | { bookingId: string | null }
 
-type RecordAnswer = RecordBookingAnswer<BookingRow>
+type RecordAnswer = RecordBookingAnswer<BookingRecord>
 
 export interface CheckoutDetails {
   name: string
@@ -44,8 +44,7 @@ export interface CheckoutDetails {
 }
 
 /** The terms the booking was made under (the instance's current ones only for bookings older than migration 008). */
-export const policyOf = (row: BookingRow, current: CatalogPolicy): BookingPolicy => row.policy === null ? current : JSON.parse(row.policy)
-const isLapsed = (row: BookingRow, now: string) => row.status === 'held' && row.hold_expires_at! <= now
+const isLapsed = (row: BookingRecord, now: string) => row.status === 'held' && row.hold_expires_at! <= now
 
 /** The one answer to a lookup that finds nothing: whether the code exists, or the token ever named a booking, is not told. */
 export const noBookingFound = (key: BookingKey) => new ApiError('no_booking', 'bookingId' in key
@@ -53,7 +52,7 @@ export const noBookingFound = (key: BookingKey) => new ApiError('no_booking', 'b
   : 'No booking has this code and email address; check both as they are in the confirmation')
 
 /** What DELETE /booking does to this booking at `now`: the rule both the cancellation and the record's cancellation_now follow. */
-export const guestCancellationOf = (row: BookingRow, current: CatalogPolicy, now: Temporal.Instant) => guestCancellation({
+export const guestCancellationOf = (row: BookingRecord, current: CatalogPolicy, now: Temporal.Instant) => guestCancellation({
   status: row.status,
   total: row.total,
   start: Temporal.Instant.from(row.start_at),
@@ -89,13 +88,13 @@ export function bookingService(store: Store, minimum: DepartureMinimum) {
   const { bookings, promoRedemptions } = store
 
   /** Gives back the seats of bookings that left a seat-holding status; a booking no longer there changed nothing. */
-  function* freeSeatsOf(rows: readonly BookingRow[]): Plan<void> {
+  function* freeSeatsOf(rows: readonly BookingRecord[]): Plan<void> {
     const changes = seatsFreedBy(rows)
     if (changes.length > 0) yield* bookings.changeSeats(changes)
   }
 
   /** Expires the selected lapsed holds and gives their seats back. */
-  function* expireLapsed(instanceId: string, selector: BookingSelector, at: string): Plan<BookingRow[]> {
+  function* expireLapsed(instanceId: string, selector: BookingSelector, at: string): Plan<BookingRecord[]> {
     const expired = yield* bookings.transition(instanceId, selector, 'held', 'expired', at)
     yield* freeSeatsOf(expired)
     return expired
@@ -107,24 +106,24 @@ export function bookingService(store: Store, minimum: DepartureMinimum) {
    * session's, read again once its own session is locked too (the rule for every plan that
    * changes a booking), or else the session's own most recent one.
    */
-  function* sessionBookingIn(instanceId: string, sessionId: string, lookedUp: string | null, statuses: readonly BookingStatus[]): Plan<BookingRow | undefined> {
+  function* sessionBookingIn(instanceId: string, sessionId: string, lookedUp: string | null, statuses: readonly BookingStatus[]): Plan<BookingRecord | undefined> {
     if (lookedUp === null) return yield* bookings.latestForSessionIn(instanceId, sessionId, statuses)
     let row = yield* bookings.byId(instanceId, lookedUp)
     if (row && row.session_id !== sessionId) {
       yield* bookings.lockSession(instanceId, row.session_id)
       row = yield* bookings.byId(instanceId, lookedUp)
     }
-    return row && statuses.includes(row.status as BookingStatus) ? row : undefined
+    return row && statuses.includes(row.status) ? row : undefined
   }
 
   /** The booking a lookup names, read inside a plan: by code (any case, spaces ignored) and email (any case), or by id. */
-  function* bookingByKey(instanceId: string, key: BookingKey): Plan<BookingRow | undefined> {
+  function* bookingByKey(instanceId: string, key: BookingKey): Plan<BookingRecord | undefined> {
     if ('code' in key) return yield* bookings.byCodeAndEmail(instanceId, key.code.replace(/\s+/g, '').toUpperCase(), key.email.trim().toLowerCase())
     return key.bookingId === null ? undefined : yield* bookings.byId(instanceId, key.bookingId)
   }
 
   return {
-    async hold(ctx: BookingContext, request: BookingRequest, quarantined: boolean, record?: RecordAnswer): Promise<BookingRow> {
+    async hold(ctx: BookingContext, request: BookingRequest, quarantined: boolean, record?: RecordAnswer): Promise<BookingRecord> {
       const { catalog } = ctx
       const instance = catalog.instance
       const { catalog: tour } = requireOfferedTour(catalog, request.tour_id)
@@ -137,7 +136,7 @@ export function bookingService(store: Store, minimum: DepartureMinimum) {
       const price = priceBooking({ pricePerPerson: tour.price, party: request.party, addons, promo })
 
       const now = toStoredInstant(ctx.now)
-      const row: BookingRow = {
+      const row: BookingRecord = {
         id: newRowId(),
         instance_id: instance.ref,
         session_id: ctx.sessionId,
@@ -192,7 +191,7 @@ export function bookingService(store: Store, minimum: DepartureMinimum) {
     },
 
     /** The booking a lookup made the session's booking, or else the session's most recent booking that it has not released. */
-    async current(ctx: BookingContext): Promise<BookingRow> {
+    async current(ctx: BookingContext): Promise<BookingRecord> {
       const instanceId = ctx.catalog.instance.ref
       const now = toStoredInstant(ctx.now)
       const lookedUp = ctx.lookedUpBookingId
@@ -214,12 +213,12 @@ export function bookingService(store: Store, minimum: DepartureMinimum) {
     },
 
     /** DELETE /booking: releases a hold, or cancels a requested or confirmed booking under the policy. */
-    async releaseOrCancel(ctx: BookingContext): Promise<BookingRow> {
+    async releaseOrCancel(ctx: BookingContext): Promise<BookingRecord> {
       const instance = ctx.catalog.instance
       const now = toStoredInstant(ctx.now)
       // The expiry of a lapsed hold must commit even when the answer is 404, so the plan
       // answers null rather than throwing (a throw would roll it back).
-      const changed = await store.write(function* (): Plan<BookingRow | null> {
+      const changed = await store.write(function* (): Plan<BookingRecord | null> {
         const lookedUp = yield* store.sessions.lockForBooking(instance.ref, ctx.sessionId, ctx.lookedUpBookingId)
         let row = yield* sessionBookingIn(instance.ref, ctx.sessionId, lookedUp, LIVE)
         if (row && isLapsed(row, now)) {
@@ -261,7 +260,7 @@ export function bookingService(store: Store, minimum: DepartureMinimum) {
      * session lasts as long as after a hold. No such booking: 404, with the same answer whether
      * or not the code exists, and nothing changes. A quarantined booking is found like any other.
      */
-    async lookUp(ctx: BookingContext, key: BookingKey): Promise<BookingRow> {
+    async lookUp(ctx: BookingContext, key: BookingKey): Promise<BookingRecord> {
       const instanceId = ctx.catalog.instance.ref
       const now = toStoredInstant(ctx.now)
       return store.write(function* () {
@@ -280,11 +279,11 @@ export function bookingService(store: Store, minimum: DepartureMinimum) {
      * Turns the session's live hold into a request (or a confirmed booking for instant
      * tours). A booking already checked out is answered as it is, changing nothing.
      */
-    async checkout(ctx: BookingContext, details: CheckoutDetails, quarantined: boolean, record?: RecordAnswer): Promise<BookingRow> {
+    async checkout(ctx: BookingContext, details: CheckoutDetails, quarantined: boolean, record?: RecordAnswer): Promise<BookingRecord> {
       const { catalog } = ctx
       const instance = catalog.instance
       const now = toStoredInstant(ctx.now)
-      const outcome = await store.write(function* (): Plan<{ answer: BookingRow } | { expired: true }> {
+      const outcome = await store.write(function* (): Plan<{ answer: BookingRecord } | { expired: true }> {
         const lookedUp = yield* store.sessions.lockForBooking(instance.ref, ctx.sessionId, ctx.lookedUpBookingId)
         // A session whose booking a lookup chose holds nothing (the lookup released its hold,
         // a new hold ends the choice): its checkout can only repeat that booking's.

@@ -2,10 +2,10 @@ import { Temporal } from 'temporal-polyfill'
 import { departureAt } from '../domain/departure-at.ts'
 import { isGuaranteed, liveParticipants, minimumToRun } from '../domain/minimum-to-run.ts'
 import type { Departure } from '../domain/schedule.ts'
-import type { BookingRow } from '../store/bookings.ts'
 import type { DepartureRow, DepartureSeats, SeatCounts } from '../store/departures.ts'
 import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 import type { Departure as DepartureData } from '../schemas/admin/departure.ts'
+import type { BookingRecord } from '../domain/booking.ts'
 
 /** A departure as the operator sees it: where it comes from, its seats per status and the operator's fields. */
 export interface DepartureRecord {
@@ -30,7 +30,7 @@ const NO_SEATS: SeatCounts = { held: 0, requested: 0, confirmed: 0, completed: 0
 export const seatTotal = (s: SeatCounts) => s.held + s.requested + s.confirmed + s.completed + s.no_show
 
 /** Seats per status counted from a departure's bookings (what the grouped read counts in SQL). */
-export function countSeats(bookings: readonly BookingRow[], now: string): SeatCounts {
+export function countSeats(bookings: readonly BookingRecord[], now: string): SeatCounts {
   const seats = { ...NO_SEATS }
   for (const b of bookings) {
     if (b.status === 'held') {

@@ -4,7 +4,7 @@ import { formatStoredInZone, todayIn, toStoredInstant } from '../domain/instant-
 import { findDeparture, type Departure } from '../domain/schedule.ts'
 import { ApiError } from '../errors/api-error.ts'
 import type { CatalogTour } from '../schemas/catalog.ts'
-import type { BookingRow, DepartureKey } from '../store/bookings.ts'
+import type { DepartureKey } from '../store/bookings.ts'
 import type { DepartureChange, DepartureRow } from '../store/departures.ts'
 import type { Store } from '../store/store.ts'
 import { emit, type Plan, type RecordAnswer } from '../store/write-plan.ts'
@@ -13,6 +13,7 @@ import { countSeats, departureData, departureRecord, seatTotal, type DepartureRe
 import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 import { byListOrder, entriesAfter, scheduledOn } from './scheduled-days.ts'
 import { listDates, parseStart, requireVersion, type Cancellation, type ChangeContext, type DepartureChangeRequest, type DepartureContext, type ListPosition, type ListQuery } from './departure-requests.ts'
+import type { BookingRecord } from '../domain/booking.ts'
 
 /** Bookings moved by one statement of a cancellation, well under both databases' bound-parameter limits. */
 const IDS_PER_STATEMENT = 500
@@ -69,7 +70,7 @@ export function departureService(store: Store) {
   }
 
   /** Gives back the seats of bookings that left a seat-taking status (quarantined ones never took any). */
-  function* freeSeats(key: DepartureKey, rows: readonly BookingRow[]): Plan<void> {
+  function* freeSeats(key: DepartureKey, rows: readonly BookingRecord[]): Plan<void> {
     const seats = rows.filter((row) => row.quarantined === 0).reduce((sum, row) => sum + row.party, 0)
     if (seats > 0) yield* bookings.changeSeats([{ key, seats: -seats, capacity: 0 }])
   }
@@ -128,7 +129,7 @@ export function departureService(store: Store) {
     },
 
     /** One departure and its bookings on the manifest (requested, confirmed, completed, no-show; quarantined ones left out). */
-    async detail(ctx: DepartureContext, tourId: string, start: Temporal.Instant): Promise<{ departure: DepartureRecord, manifest: BookingRow[] }> {
+    async detail(ctx: DepartureContext, tourId: string, start: Temporal.Instant): Promise<{ departure: DepartureRecord, manifest: BookingRecord[] }> {
       const { catalog } = ctx
       const key = keyOf(catalog.instance.ref, tourId, toStoredInstant(start))
       const scheduled = scheduledAt(catalog, tourId, start)
@@ -218,7 +219,7 @@ export function departureService(store: Store) {
       const reason = input.reason.trim()
       return store.write(function* (): Plan<Cancellation> {
         const locked = new Set<string>()
-        function* lockSessionsOf(rows: ReadonlyArray<Pick<BookingRow, 'session_id'>>): Plan<void> {
+        function* lockSessionsOf(rows: ReadonlyArray<Pick<BookingRecord, 'session_id'>>): Plan<void> {
           for (const session of [...new Set(rows.map((r) => r.session_id))].filter((s) => !locked.has(s)).sort()) {
             yield* bookings.lockSession(instanceId, session)
             locked.add(session)
@@ -237,9 +238,9 @@ export function departureService(store: Store) {
         // the first read are found (and their sessions locked) now.
         const live = yield* departures.liveBookingsOn(key)
         yield* lockSessionsOf(live)
-        const cancelled: Array<{ booking: BookingRow, from: BookingStatus }> = []
-        const released: BookingRow[] = []
-        const terms = { cancelled_at: now, cancelled_by: 'operator', cancellation_reason: reason, fee_waived: 1, cancellation_fee_percent: 0, cancellation_fee: 0 }
+        const cancelled: Array<{ booking: BookingRecord, from: BookingStatus }> = []
+        const released: BookingRecord[] = []
+        const terms = { cancelled_at: now, cancelled_by: 'operator' as const, cancellation_reason: reason, fee_waived: 1, cancellation_fee_percent: 0, cancellation_fee: 0 }
         for (let i = 0; i < live.length; i += IDS_PER_STATEMENT) {
           const selector = { ids: live.slice(i, i + IDS_PER_STATEMENT).map((b) => b.id) }
           for (const from of LIVE_CHECKED_OUT) {

@@ -4,10 +4,9 @@ import { todayIn, toStoredInstant } from '../domain/instant-format.ts'
 import { ApiError } from '../errors/api-error.ts'
 import { STATUS_MOVES, type StatusMove } from '../domain/booking-status.ts'
 import { isOneOf } from '../schemas/booking-status.ts'
-import type { BookingRow } from '../store/bookings.ts'
 import type { Store } from '../store/store.ts'
-import { policyOf } from './bookings.ts'
 import { invalidTransition, trimmedOrNull, type OperatorBookingPlans, type OperatorContext, type RecordRow } from './operator-booking-plan.ts'
+import { policyOf, type BookingRecord } from '../domain/booking.ts'
 
 /** An operator action: one of the booking's status moves (src/domain/booking-status.ts), with how it is logged and refused. */
 interface StatusAction extends StatusMove {
@@ -16,13 +15,13 @@ interface StatusAction extends StatusMove {
   /** How the refusal puts it: "A cancelled booking cannot be <verb>". */
   verb: string
   /** Refuses the action at this moment (in the operator's zone), whatever the status. */
-  timing?: (row: BookingRow, now: Temporal.Instant, timeZone: string) => void
-  changes?: (row: BookingRow, ctx: OperatorContext) => Partial<BookingRow>
+  timing?: (row: BookingRecord, now: Temporal.Instant, timeZone: string) => void
+  changes?: (row: BookingRecord, ctx: OperatorContext) => Partial<BookingRecord>
   /** It ends a live booking: its seats and its promo code's use are given back. */
   ends?: boolean
 }
 
-const beforeEnd = (row: BookingRow, now: Temporal.Instant) => {
+const beforeEnd = (row: BookingRecord, now: Temporal.Instant) => {
   if (Temporal.Instant.compare(now, Temporal.Instant.from(row.end_at)) >= 0) {
     throw new ApiError('departure_ended', 'The departure has ended: check-in and its undo are closed')
   }
@@ -32,7 +31,7 @@ const beforeEnd = (row: BookingRow, now: Temporal.Instant) => {
  * A guest is checked in on the departure's day, in the operator's zone, until it ends: a tap on
  * the wrong day's manifest must not mark tomorrow's guest as arrived (docs/operator-api.md).
  */
-const onTheDay = (row: BookingRow, now: Temporal.Instant, timeZone: string) => {
+const onTheDay = (row: BookingRecord, now: Temporal.Instant, timeZone: string) => {
   const day = Temporal.Instant.from(row.start_at).toZonedDateTimeISO(timeZone).toPlainDate()
   if (Temporal.PlainDate.compare(todayIn(now, timeZone), day) < 0) {
     throw new ApiError('departure_not_today', `Check-in opens on the departure's day, ${day.toString()} (${timeZone})`)
@@ -70,8 +69,8 @@ export function operatorBookingActions(store: Store, plans: OperatorBookingPlans
    * does not apply to the status is invalid_transition. Two operators at once: the second
    * finds the first one's status and is answered by these same rules.
    */
-  function act(step: StatusAction, extra?: (row: BookingRow, ctx: OperatorContext) => Partial<BookingRow>) {
-    return (ctx: OperatorContext, codeOrId: string, record?: RecordRow): Promise<BookingRow> => plans.onBooking(ctx, codeOrId, function* (row) {
+  function act(step: StatusAction, extra?: (row: BookingRecord, ctx: OperatorContext) => Partial<BookingRecord>) {
+    return (ctx: OperatorContext, codeOrId: string, record?: RecordRow): Promise<BookingRecord> => plans.onBooking(ctx, codeOrId, function* (row) {
       const instanceId = ctx.catalog.instance.ref
       if (row.status === step.to) {
         if (record) yield* record(row)
@@ -102,13 +101,13 @@ export function operatorBookingActions(store: Store, plans: OperatorBookingPlans
     undoNoShow: act(ACTIONS.undoNoShow),
 
     /** requested → declined; the seats are freed. */
-    decline(ctx: OperatorContext, codeOrId: string, reason: string | undefined, record?: RecordRow): Promise<BookingRow> {
+    decline(ctx: OperatorContext, codeOrId: string, reason: string | undefined, record?: RecordRow): Promise<BookingRecord> {
       return act({ ...STATUS_MOVES.decline, action: 'booking.declined', verb: 'declined', ends: true },
         () => ({ decline_reason: trimmedOrNull(reason) }))(ctx, codeOrId, record)
     },
 
     /** requested or confirmed → cancelled by the operator, the fee waived or as the booking's own policy gives it now (none for a request). */
-    cancel(ctx: OperatorContext, codeOrId: string, input: { reason?: string, fee?: 'waived' | 'policy' }, record?: RecordRow): Promise<BookingRow> {
+    cancel(ctx: OperatorContext, codeOrId: string, input: { reason?: string, fee?: 'waived' | 'policy' }, record?: RecordRow): Promise<BookingRecord> {
       const waived = (input.fee ?? 'waived') === 'waived'
       return act({ ...STATUS_MOVES.cancel, action: 'booking.cancelled', verb: 'cancelled', ends: true }, (row) => {
         // A request nobody has accepted costs nothing to withdraw, whatever the fee asked for.

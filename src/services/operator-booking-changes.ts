@@ -1,7 +1,7 @@
 import { Temporal } from 'temporal-polyfill'
 import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 import { bookingPolicyOf, cancellableUntil } from '../domain/cancellation.ts'
-import { bookableDeparture } from '../domain/booking.ts'
+import { addonLinesOf, bookableDeparture, policyOf, type BookingRecord } from '../domain/booking.ts'
 import { toStoredInstant } from '../domain/instant-format.ts'
 import { priceBooking, requireAddons } from '../domain/pricing.ts'
 import type { Departure } from '../domain/schedule.ts'
@@ -9,7 +9,7 @@ import { ApiError, type FieldError } from '../errors/api-error.ts'
 import type { BookingChange, StaffBookingRequest } from '../schemas/admin/booking.ts'
 import { CHECKED_OUT, isOneOf, LIVE_CHECKED_OUT } from '../schemas/booking-status.ts'
 import type { CatalogTour } from '../schemas/catalog.ts'
-import type { BookingRow, DepartureKey } from '../store/bookings.ts'
+import type { DepartureKey } from '../store/bookings.ts'
 import type { BookingFieldChanges } from '../store/operator-bookings.ts'
 import { newRowId } from '../store/row-id.ts'
 import type { Store } from '../store/store.ts'
@@ -17,7 +17,6 @@ import type { Plan } from '../store/write-plan.ts'
 import { requirePartyInRange, requireTour } from './availability.ts'
 import { newBookingCode } from './booking-code.ts'
 import { departureOf, takeSeatsOrRefuse } from './booking-seats.ts'
-import { policyOf } from './bookings.ts'
 import type { DepartureMinimum } from './departure-minimum.ts'
 import { invalidTransition, trimmedOrNull, type OperatorBookingPlans, type OperatorContext, type RecordRow } from './operator-booking-plan.ts'
 import { normalisePhone } from './phone-number.ts'
@@ -43,8 +42,8 @@ function contactPhone(raw: string | undefined, region: string | undefined): stri
 }
 
 /** The add-on quantities a booking has now, by id. */
-const addonQuantitiesOf = (row: BookingRow): Record<string, number> =>
-  Object.fromEntries((JSON.parse(row.addons) as Array<{ id: string, quantity: number }>).map((line) => [line.id, line.quantity]))
+const addonQuantitiesOf = (row: BookingRecord): Record<string, number> =>
+  Object.fromEntries(addonLinesOf(row).map((line) => [line.id, line.quantity]))
 
 /** The operator's bookings made or changed by hand: staff bookings, moves and resizes, contact and note, releases from quarantine. */
 export function operatorBookingChanges(store: Store, plans: OperatorBookingPlans, minimum: DepartureMinimum) {
@@ -77,7 +76,7 @@ export function operatorBookingChanges(store: Store, plans: OperatorBookingPlans
    * while the current catalog has it for the tour (its use was counted at checkout); else it
    * is dropped, with its discount.
    */
-  function* repriced(row: BookingRow, input: BookingChange, catalog: InstanceCatalog, now: Temporal.Instant,
+  function* repriced(row: BookingRecord, input: BookingChange, catalog: InstanceCatalog, now: Temporal.Instant,
     set: <K extends keyof BookingFieldChanges>(field: K, value: BookingFieldChanges[K]) => void): Plan<void> {
     const { catalog: tour } = requireTour(catalog, input.tour_id ?? row.tour_id)
     const startText = input.start ?? row.start_at
@@ -111,7 +110,7 @@ export function operatorBookingChanges(store: Store, plans: OperatorBookingPlans
      * on the new departure are taken under the capacity rule before the old are freed, and
      * the price is recomputed from the current catalog. Nothing to change: answered unchanged.
      */
-    change(ctx: OperatorContext, codeOrId: string, input: BookingChange): Promise<BookingRow> {
+    change(ctx: OperatorContext, codeOrId: string, input: BookingChange): Promise<BookingRecord> {
       const { catalog, now } = ctx
       const instanceId = catalog.instance.ref
       return plans.onBooking(ctx, codeOrId, function* (row) {
@@ -161,7 +160,7 @@ export function operatorBookingChanges(store: Store, plans: OperatorBookingPlans
     },
 
     /** A booking taken by staff (phone, walk-in): channel staff, no cutoff or horizon, capacity and closed departures as for guests. */
-    async create(ctx: OperatorContext, input: StaffBookingRequest, record?: RecordRow): Promise<BookingRow> {
+    async create(ctx: OperatorContext, input: StaffBookingRequest, record?: RecordRow): Promise<BookingRecord> {
       const { catalog, now } = ctx
       const instance = catalog.instance
       const { catalog: tour } = requireTour(catalog, input.tour_id)
@@ -184,7 +183,7 @@ export function operatorBookingChanges(store: Store, plans: OperatorBookingPlans
         const departure = yield* requireOpenDeparture(catalog, tour, start, now)
         let code = newBookingCode()
         while (yield* bookings.codeExists(instance.ref, code)) code = newBookingCode()
-        const row: BookingRow = {
+        const row: BookingRecord = {
           id,
           instance_id: instance.ref,
           // session_id is required; a staff booking has no guest session, so it gets one of its own
@@ -244,7 +243,7 @@ export function operatorBookingChanges(store: Store, plans: OperatorBookingPlans
      * A booking quarantined by a decoy becomes an ordinary one, in the status its checkout
      * gave it: its seats are taken under the capacity rule and its promo code's use counted.
      */
-    releaseQuarantine(ctx: OperatorContext, codeOrId: string, record?: RecordRow): Promise<BookingRow> {
+    releaseQuarantine(ctx: OperatorContext, codeOrId: string, record?: RecordRow): Promise<BookingRecord> {
       const instanceId = ctx.catalog.instance.ref
       return plans.onBooking(ctx, codeOrId, function* (row) {
         if (row.quarantined === 0) {

@@ -2,10 +2,10 @@ import type { Temporal } from 'temporal-polyfill'
 import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 import { ApiError } from '../errors/api-error.ts'
 import type { Actor } from '../store/audit.ts'
-import type { BookingRow } from '../store/bookings.ts'
 import type { Store } from '../store/store.ts'
 import type { Plan, RecordAnswer } from '../store/write-plan.ts'
 import { seatsFreedBy } from './booking-seats.ts'
+import type { BookingRecord } from '../domain/booking.ts'
 
 /** Who acts, when, and on which version of the booking (If-Match). */
 export interface OperatorContext {
@@ -17,17 +17,17 @@ export interface OperatorContext {
   ifMatch: number | null
 }
 
-export type RecordRow = RecordAnswer<BookingRow>
+export type RecordRow = RecordAnswer<BookingRecord>
 
 export const SYSTEM: Actor = { type: 'system', id: null, name: null }
 
-export const invalidTransition = (row: BookingRow, action: string) =>
+export const invalidTransition = (row: BookingRecord, action: string) =>
   new ApiError('invalid_transition', `A ${row.status} booking cannot be ${action}`, { booking_status: row.status })
 
 export const trimmedOrNull = (text: string | null | undefined) => text?.trim() || null
 
 /** A stale If-Match changes nothing. */
-function requireVersion(row: BookingRow, ifMatch: number | null): void {
+function requireVersion(row: BookingRecord, ifMatch: number | null): void {
   if (ifMatch !== null && ifMatch !== row.version) {
     throw new ApiError('precondition_failed', `The booking is at version ${row.version}, not ${ifMatch}; read it again`, { version: row.version })
   }
@@ -38,7 +38,7 @@ export function operatorBookingPlans(store: Store) {
   const { bookings, promoRedemptions } = store
   const reads = store.operatorBookings
 
-  async function find(catalog: InstanceCatalog, codeOrId: string): Promise<BookingRow> {
+  async function find(catalog: InstanceCatalog, codeOrId: string): Promise<BookingRecord> {
     const row = await reads.find(catalog.instance.ref, codeOrId)
     if (!row) throw new ApiError('not_found', `No booking has the code or id "${codeOrId}"`)
     return row
@@ -52,7 +52,7 @@ export function operatorBookingPlans(store: Store) {
      * Runs a plan on one booking: queued behind the guest's own writes (its session) and
      * holding the booking's row, checking If-Match once it holds it.
      */
-    async onBooking<T>(ctx: OperatorContext, codeOrId: string, plan: (row: BookingRow) => Plan<T>): Promise<T> {
+    async onBooking<T>(ctx: OperatorContext, codeOrId: string, plan: (row: BookingRecord) => Plan<T>): Promise<T> {
       const found = await find(ctx.catalog, codeOrId)
       const instanceId = ctx.catalog.instance.ref
       return store.write(function* () {
@@ -65,7 +65,7 @@ export function operatorBookingPlans(store: Store) {
     },
 
     /** Gives back the seats and promo uses of bookings that ended (quarantined ones never took any). */
-    *releaseWhatTheyHeld(instanceId: string, ended: readonly BookingRow[]): Plan<void> {
+    *releaseWhatTheyHeld(instanceId: string, ended: readonly BookingRecord[]): Plan<void> {
       const freed = seatsFreedBy(ended)
       if (freed.length === 0) return
       yield* bookings.changeSeats(freed)

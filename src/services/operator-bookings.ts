@@ -3,7 +3,6 @@ import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 import { toStoredInstant } from '../domain/instant-format.ts'
 import { ApiError } from '../errors/api-error.ts'
 import { CHECKED_OUT, isBookingStatus, type BookingStatus } from '../schemas/booking-status.ts'
-import type { BookingRow } from '../store/bookings.ts'
 import type { BookingFilter, BookingPosition } from '../store/operator-bookings.ts'
 import { bookingHistory, type HistoryEntry } from './booking-history.ts'
 import type { Store } from '../store/store.ts'
@@ -12,6 +11,7 @@ import type { DepartureMinimum } from './departure-minimum.ts'
 import { operatorBookingChanges } from './operator-booking-changes.ts'
 import { operatorBookingPlans } from './operator-booking-plan.ts'
 import { requestDeadlineSweep } from './request-deadline.ts'
+import type { BookingRecord } from '../domain/booking.ts'
 
 /** The list's filters as the operator gives them: departure dates are local to the instance. */
 export interface BookingQuery {
@@ -36,12 +36,12 @@ export function operatorBookingService(store: Store, minimum: DepartureMinimum) 
     find: plans.find,
 
     /** A page of bookings in departure order. */
-    async list(catalog: InstanceCatalog, query: BookingQuery, after: BookingPosition | null, limit: number): Promise<BookingRow[]> {
+    async list(catalog: InstanceCatalog, query: BookingQuery, after: BookingPosition | null, limit: number): Promise<BookingRecord[]> {
       return reads.page(catalog.instance.ref, storedFilter(catalog, query), after, limit)
     },
 
     /** Every change to the booking with who made it, oldest first (src/services/booking-history.ts). */
-    async history(catalog: InstanceCatalog, row: BookingRow): Promise<HistoryEntry[]> {
+    async history(catalog: InstanceCatalog, row: BookingRecord): Promise<HistoryEntry[]> {
       const instanceId = catalog.instance.ref
       const [events, audit] = await Promise.all([reads.events(instanceId, row.id), reads.auditOf(instanceId, row.id)])
       return bookingHistory(events, audit)

@@ -1,15 +1,13 @@
-import { sql, type Selectable } from 'kysely'
+import { sql } from 'kysely'
 import { bookingEventOf } from '../domain/booking-events.ts'
 import { canTransition } from '../domain/booking-status.ts'
 import type { BookingStatus } from '../schemas/booking-status.ts'
 import type { Database } from './database.ts'
 import { newRowId } from './row-id.ts'
 import { statusLiteral } from './status-sql.ts'
-import type { Tables } from './tables.ts'
 import type { EventNotice } from './events.ts'
+import type { BookingRecord } from '../domain/booking.ts'
 import { changingExactly, emit, statement, UNUSED, type Foreseen, type Plan } from './write-plan.ts'
-
-export type BookingRow = Selectable<Tables['bookings']>
 
 export interface DepartureKey {
   instance_id: string
@@ -21,7 +19,7 @@ export interface DepartureKey {
 export type BookingSelector =
   | { id: string }
   /** The booking as the plan read it under its session's lock: on PostgreSQL its change is foreseen (write-plan.ts). */
-  | { read: BookingRow }
+  | { read: BookingRecord }
   | { ids: readonly string[] }
   | { session: string, lapsedBy?: string }
   | { departure: DepartureKey, lapsedBy: string }
@@ -48,7 +46,7 @@ const BOOKING_COLUMNS = ['id', 'instance_id', 'session_id', 'tour_id', 'start_at
   'promo_code', 'referral_code', 'currency', 'subtotal', 'addons_total', 'discount', 'total', 'hold_expires_at', 'code', 'contact_name',
   'contact_email', 'contact_phone', 'cancellable_until', 'cancellation_fee_percent', 'cancellation_fee', 'cancelled_at', 'created_at',
   'updated_at', 'version', 'channel', 'policy', 'checked_in_at', 'internal_note', 'decline_reason', 'cancelled_by', 'cancellation_reason',
-  'fee_waived'] as const satisfies ReadonlyArray<keyof BookingRow>
+  'fee_waived'] as const satisfies ReadonlyArray<keyof BookingRecord>
 const INSERT_BOOKING = `insert into bookings (${BOOKING_COLUMNS.join(', ')}) values (${BOOKING_COLUMNS.map(() => '?').join(', ')})`
 const FREE_SEATS = 'update departures set seats_taken = seats_taken - ? where instance_id = ? and tour_id = ? and start_at = ? and seats_taken >= ?'
 /** Foreseen (PostgreSQL): the seats come back (anything else is a broken ledger, thrown when the plan runs again). */
@@ -75,14 +73,14 @@ function selectorSql(selector: BookingSelector): { where: string, params: unknow
   return { where: 'tour_id = ? and start_at = ? and hold_expires_at <= ?', params: [tour_id, start_at, selector.lapsedBy] }
 }
 
-export function* reportBooking(type: NonNullable<ReturnType<typeof bookingEventOf>>, row: BookingRow, notice: EventNotice): Plan<void> {
+export function* reportBooking(type: NonNullable<ReturnType<typeof bookingEventOf>>, row: BookingRecord, notice: EventNotice): Plan<void> {
   yield* emit({ instanceId: row.instance_id, type, subject: { type: 'booking', id: row.id }, occurredAt: row.updated_at, data: { ...row }, notice })
 }
 
 /** The events of these status changes (none for holds, none for quarantined submissions). */
-export function* reportTransitions(from: BookingStatus | null, rows: readonly BookingRow[], notice: Omit<EventNotice, 'from'> = {}): Plan<void> {
+export function* reportTransitions(from: BookingStatus | null, rows: readonly BookingRecord[], notice: Omit<EventNotice, 'from'> = {}): Plan<void> {
   for (const row of rows) {
-    const type = bookingEventOf(from, row.status as BookingStatus)
+    const type = bookingEventOf(from, row.status)
     if (type && row.quarantined !== 1) yield* reportBooking(type, row, { ...notice, from })
   }
 }
@@ -114,13 +112,13 @@ export function bookingRepository({ db, dialect, supportsSkipLocked }: Database)
      * time: lapsed holds go one way (expired), live ones another (released), in one statement.
      */
     *transition(instanceId: string, selector: BookingSelector, from: BookingStatus, to: BookingStatus | LapseSplit, at: string,
-      changes: Partial<Omit<BookingRow, 'id' | 'instance_id' | 'status' | 'updated_at' | 'version'>> = {}, notice: Omit<EventNotice, 'from'> = {}): Plan<BookingRow[]> {
+      changes: Partial<Omit<BookingRecord, 'id' | 'instance_id' | 'status' | 'updated_at' | 'version'>> = {}, notice: Omit<EventNotice, 'from'> = {}): Plan<BookingRecord[]> {
       const targets = typeof to === 'string' ? [to] : [to.lapsed, to.live]
       for (const target of targets) {
         if (!canTransition(from, target)) throw new Error(`the booking state machine has no transition from ${from} to ${target}`)
       }
       const { where, params } = selectorSql(selector)
-      const columns = Object.keys(changes) as Array<keyof typeof changes>
+      const columns = Object.keys(changes) as Array<Extract<keyof typeof changes, string>>
       // The statuses are written into the SQL, not bound: only a literal `status = 'held'`
       // lets either database use the partial indexes over held bookings.
       const status = typeof to === 'string' ? statusLiteral(to) : `case when hold_expires_at <= ? then ${statusLiteral(to.lapsed)} else ${statusLiteral(to.live)} end`
@@ -139,11 +137,11 @@ export function bookingRepository({ db, dialect, supportsSkipLocked }: Database)
             select tourdesk_expect(count(*) = 1) from moved`,
           params: [...updateParams, selector.read.version],
         } : undefined
-        const { rows } = yield* statement<BookingRow>(`with moved as (${update}), ${recorded} select * from moved`, updateParams, foreseen)
+        const { rows } = yield* statement<BookingRecord>(`with moved as (${update}), ${recorded} select * from moved`, updateParams, foreseen)
         yield* reportTransitions(from, rows, notice)
         return rows
       }
-      const { rows } = yield* statement<BookingRow>(update, updateParams)
+      const { rows } = yield* statement<BookingRecord>(update, updateParams)
       if (rows.length > 0) {
         const values = rows.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')
         yield* statement(`insert into booking_events (id, instance_id, booking_id, from_status, to_status, at) values ${values}`,
@@ -154,7 +152,7 @@ export function bookingRepository({ db, dialect, supportsSkipLocked }: Database)
     },
 
     /** A new booking in its first status, with that first transition recorded. */
-    *insert(row: BookingRow, notice: Omit<EventNotice, 'from'> = {}): Plan<void> {
+    *insert(row: BookingRecord, notice: Omit<EventNotice, 'from'> = {}): Plan<void> {
       const values = BOOKING_COLUMNS.map((c) => row[c])
       if (dialect === 'postgres') {
         yield* statement(`with inserted as (${INSERT_BOOKING} returning id, instance_id, status, created_at)
@@ -200,8 +198,8 @@ export function bookingRepository({ db, dialect, supportsSkipLocked }: Database)
     },
 
     /** The session's most recent booking in one of `statuses`, read inside a plan. */
-    *latestForSessionIn(instanceId: string, sessionId: string, statuses: readonly BookingStatus[]): Plan<BookingRow | undefined> {
-      const { rows } = yield* statement<BookingRow>(
+    *latestForSessionIn(instanceId: string, sessionId: string, statuses: readonly BookingStatus[]): Plan<BookingRecord | undefined> {
+      const { rows } = yield* statement<BookingRecord>(
         `select * from bookings where instance_id = ? and session_id = ? and status in (${statuses.map(() => '?').join(', ')})
          order by created_at desc, id desc limit 1`,
         [instanceId, sessionId, ...statuses],
@@ -210,8 +208,8 @@ export function bookingRepository({ db, dialect, supportsSkipLocked }: Database)
     },
 
     /** The booking with this id, read inside a plan. */
-    *byId(instanceId: string, id: string): Plan<BookingRow | undefined> {
-      const { rows } = yield* statement<BookingRow>('select * from bookings where instance_id = ? and id = ?', [instanceId, id])
+    *byId(instanceId: string, id: string): Plan<BookingRecord | undefined> {
+      const { rows } = yield* statement<BookingRecord>('select * from bookings where instance_id = ? and id = ?', [instanceId, id])
       return rows[0]
     },
 
@@ -220,8 +218,8 @@ export function bookingRepository({ db, dialect, supportsSkipLocked }: Database)
      * One statement whether or not the code exists, so a wrong pair takes the same path as an
      * unknown code.
      */
-    *byCodeAndEmail(instanceId: string, code: string, email: string): Plan<BookingRow | undefined> {
-      const { rows } = yield* statement<BookingRow>('select * from bookings where instance_id = ? and code = ? and lower(contact_email) = ?',
+    *byCodeAndEmail(instanceId: string, code: string, email: string): Plan<BookingRecord | undefined> {
+      const { rows } = yield* statement<BookingRecord>('select * from bookings where instance_id = ? and code = ? and lower(contact_email) = ?',
         [instanceId, code, email])
       return rows[0]
     },
@@ -236,8 +234,8 @@ export function bookingRepository({ db, dialect, supportsSkipLocked }: Database)
     },
 
     /** Lapsed holds to sweep; on PostgreSQL rows another node is sweeping are skipped, not waited for. */
-    *lapsedHolds(now: string, limit: number): Plan<Array<Pick<BookingRow, 'id' | 'instance_id'>>> {
-      const { rows } = yield* statement<Pick<BookingRow, 'id' | 'instance_id'>>(
+    *lapsedHolds(now: string, limit: number): Plan<Array<Pick<BookingRecord, 'id' | 'instance_id'>>> {
+      const { rows } = yield* statement<Pick<BookingRecord, 'id' | 'instance_id'>>(
         `select id, instance_id from bookings where status = ${statusLiteral('held')} and hold_expires_at <= ? order by hold_expires_at limit ${Number(limit)}`
           + (supportsSkipLocked ? ' for update skip locked' : ''),
         [now],
@@ -246,7 +244,7 @@ export function bookingRepository({ db, dialect, supportsSkipLocked }: Database)
     },
 
     /** The session's most recent booking in one of `statuses`, outside any transaction. */
-    async latestForSession(instanceId: string, sessionId: string, statuses: readonly string[]): Promise<BookingRow | undefined> {
+    async latestForSession(instanceId: string, sessionId: string, statuses: readonly BookingStatus[]): Promise<BookingRecord | undefined> {
       return db.selectFrom('bookings')
         .selectAll()
         .where('instance_id', '=', instanceId)

@@ -1,10 +1,11 @@
 import { sql, type Selectable } from 'kysely'
-import type { BookingRow, DepartureKey } from './bookings.ts'
+import type { DepartureKey } from './bookings.ts'
 import { LIVE, SEATED } from '../schemas/booking-status.ts'
 import type { Database } from './database.ts'
 import { statusList, statusLiteral } from './status-sql.ts'
 import type { Tables } from './tables.ts'
 import { statement, UNUSED, type Plan } from './write-plan.ts'
+import type { BookingRecord } from '../domain/booking.ts'
 
 export type DepartureRow = Selectable<Tables['departures']>
 
@@ -202,15 +203,15 @@ export function departureRepository({ db, dialect }: Database) {
     },
 
     /** The departure's bookings a manifest or its seat counts need: every counted status, quarantined ones left out. */
-    *bookingsOn(key: DepartureKey): Plan<BookingRow[]> {
-      const { rows } = yield* statement<BookingRow>(`select * from bookings where instance_id = ? and start_at = ? and tour_id = ? and ${COUNTED}`,
+    *bookingsOn(key: DepartureKey): Plan<BookingRecord[]> {
+      const { rows } = yield* statement<BookingRecord>(`select * from bookings where instance_id = ? and start_at = ? and tour_id = ? and ${COUNTED}`,
         [key.instance_id, key.start_at, key.tour_id])
       return rows
     },
 
     /** Bookings a cancellation of the departure acts on, whose sessions it locks first. */
-    *liveBookingsOn(key: DepartureKey): Plan<Array<Pick<BookingRow, 'id' | 'session_id'>>> {
-      const { rows } = yield* statement<Pick<BookingRow, 'id' | 'session_id'>>(
+    *liveBookingsOn(key: DepartureKey): Plan<Array<Pick<BookingRecord, 'id' | 'session_id'>>> {
+      const { rows } = yield* statement<Pick<BookingRecord, 'id' | 'session_id'>>(
         `select id, session_id from bookings where instance_id = ? and start_at = ? and tour_id = ? and status in ${statusList(LIVE)}`,
         [key.instance_id, key.start_at, key.tour_id])
       return rows

@@ -1,11 +1,11 @@
 import type { Selectable } from 'kysely'
 import { ERASED } from '../domain/erasure.ts'
 import { EMAIL_CAP_GROUP, type EmailKind } from '../schemas/admin/email.ts'
-import type { BookingRow } from './bookings.ts'
 import type { Database } from './database.ts'
 import { newRowId } from './row-id.ts'
 import type { Tables } from './tables.ts'
 import { statement, type Plan } from './write-plan.ts'
+import type { BookingRecord } from '../domain/booking.ts'
 
 export type EmailRow = Selectable<Tables['emails']>
 export type EmailState = 'queued' | 'sent' | 'failed' | 'not_sent'
@@ -67,8 +67,8 @@ export function emailRepository({ supportsSkipLocked, dialect }: Database) {
      * Confirmed bookings starting in (afterAt, untilAt] that have an address and no reminder yet
      * (quarantined and erased ones never get one), soonest first, 500 at a time.
      */
-    *remindersDue(instanceId: string, afterAt: string, untilAt: string): Plan<BookingRow[]> {
-      const { rows } = yield* statement<BookingRow>(
+    *remindersDue(instanceId: string, afterAt: string, untilAt: string): Plan<BookingRecord[]> {
+      const { rows } = yield* statement<BookingRecord>(
         `select * from bookings b where b.instance_id = ? and b.status = 'confirmed' and b.quarantined = 0 and b.contact_email is not null and b.contact_email <> ?
            and b.start_at > ? and b.start_at <= ?
            and not exists (select 1 from emails e where e.instance_id = b.instance_id and e.dedupe_key = 'reminder:' || b.id || ':' || b.start_at)

@@ -1,10 +1,11 @@
 import type { Selectable } from 'kysely'
 import { isOneOf, ON_MANIFEST, type BookingStatus } from '../schemas/booking-status.ts'
-import { reportBooking, reportTransitions, type BookingRow } from './bookings.ts'
+import { reportBooking, reportTransitions } from './bookings.ts'
 import type { Database } from './database.ts'
 import { statusLiteral } from './status-sql.ts'
 import type { Tables } from './tables.ts'
 import { statement, type Plan } from './write-plan.ts'
+import type { BookingRecord } from '../domain/booking.ts'
 
 // The operator's side (docs/operator-api.md, "Bookings"): finding bookings, locking one to act on it,
 // changing its fields, the requests waiting for an answer, and the history of each.
@@ -34,7 +35,7 @@ export interface BookingPosition {
 }
 
 /** Fields of a booking the operator changes by hand (PATCH, release from quarantine); never its status. */
-export type BookingFieldChanges = Partial<Pick<BookingRow, 'tour_id' | 'start_at' | 'end_at' | 'party' | 'addons' | 'promo_code' | 'subtotal'
+export type BookingFieldChanges = Partial<Pick<BookingRecord, 'tour_id' | 'start_at' | 'end_at' | 'party' | 'addons' | 'promo_code' | 'subtotal'
   | 'addons_total' | 'discount' | 'total' | 'cancellable_until' | 'contact_name' | 'contact_email' | 'contact_phone' | 'internal_note' | 'quarantined'>>
 
 /**
@@ -107,18 +108,18 @@ function filterSql(dialect: Database['dialect'], instanceId: string, filter: Boo
 export function operatorBookingRepository({ dialect, read }: Database) {
   return {
     /** Up to `limit` bookings matching the filter, by departure start then id, after `after`. */
-    async page(instanceId: string, filter: BookingFilter, after: BookingPosition | null, limit: number): Promise<BookingRow[]> {
+    async page(instanceId: string, filter: BookingFilter, after: BookingPosition | null, limit: number): Promise<BookingRecord[]> {
       const { where, params } = filterSql(dialect, instanceId, filter, after)
       return read(function* () {
-        const { rows } = yield* statement<BookingRow>(`select * from bookings where ${where} order by start_at, id limit ${Number(limit)}`, params)
+        const { rows } = yield* statement<BookingRecord>(`select * from bookings where ${where} order by start_at, id limit ${Number(limit)}`, params)
         return rows
       })
     },
 
     /** The booking with this code (any case) or id. */
-    async find(instanceId: string, codeOrId: string): Promise<BookingRow | undefined> {
+    async find(instanceId: string, codeOrId: string): Promise<BookingRecord | undefined> {
       return read(function* () {
-        const { rows } = yield* statement<BookingRow>('select * from bookings where instance_id = ? and (code = ? or id = ?)',
+        const { rows } = yield* statement<BookingRecord>('select * from bookings where instance_id = ? and (code = ? or id = ?)',
           [instanceId, codeOrId.toUpperCase(), codeOrId])
         return rows[0]
       })
@@ -129,17 +130,17 @@ export function operatorBookingRepository({ dialect, read }: Database) {
      * commits: what an operator action decides on stays true until it is written. (Staff
      * bookings have no session row for lockSession to queue on.)
      */
-    *lock(instanceId: string, id: string): Plan<BookingRow | undefined> {
-      const { rows } = yield* statement<BookingRow>(`select * from bookings where instance_id = ? and id = ?${dialect === 'postgres' ? ' for update' : ''}`,
+    *lock(instanceId: string, id: string): Plan<BookingRecord | undefined> {
+      const { rows } = yield* statement<BookingRecord>(`select * from bookings where instance_id = ? and id = ?${dialect === 'postgres' ? ' for update' : ''}`,
         [instanceId, id])
       return rows[0]
     },
 
     /** Changes the booking's fields (never its status), raising its version; answers the row as it is now. */
-    *update(instanceId: string, id: string, changes: BookingFieldChanges, at: string): Plan<BookingRow | undefined> {
+    *update(instanceId: string, id: string, changes: BookingFieldChanges, at: string): Plan<BookingRecord | undefined> {
       const columns = Object.keys(changes) as Array<keyof BookingFieldChanges>
       const set = ['updated_at = ?', 'version = version + 1', ...columns.map((c) => `${c} = ?`)].join(', ')
-      const { rows: [row] } = yield* statement<BookingRow>(`update bookings set ${set} where instance_id = ? and id = ? returning *`,
+      const { rows: [row] } = yield* statement<BookingRecord>(`update bookings set ${set} where instance_id = ? and id = ? returning *`,
         [at, ...columns.map((c) => changes[c]), instanceId, id])
       if (row && row.quarantined === 0 && isOneOf(ON_MANIFEST, row.status)) {
         // A submission released from quarantine is heard of now, as if it had just been made;
@@ -174,9 +175,9 @@ export function operatorBookingRepository({ dialect, read }: Database) {
      * starts before `startsBefore`, with the instant each was requested (through the partial
      * index over requested bookings).
      */
-    async awaitingDecision(instanceId: string, requestedBefore: string, startsBefore: string): Promise<Array<Pick<BookingRow, 'id' | 'tour_id' | 'start_at'> & { requested_at: string }>> {
+    async awaitingDecision(instanceId: string, requestedBefore: string, startsBefore: string): Promise<Array<Pick<BookingRecord, 'id' | 'tour_id' | 'start_at'> & { requested_at: string }>> {
       return read(function* () {
-        const { rows } = yield* statement<Pick<BookingRow, 'id' | 'tour_id' | 'start_at'> & { requested_at: string }>(
+        const { rows } = yield* statement<Pick<BookingRecord, 'id' | 'tour_id' | 'start_at'> & { requested_at: string }>(
           `select b.id, b.tour_id, b.start_at, min(e.at) as requested_at from bookings b
            join booking_events e on e.instance_id = b.instance_id and e.booking_id = b.id and e.to_status = ${statusLiteral('requested')}
            where b.instance_id = ? and b.status = ${statusLiteral('requested')}

@@ -11,10 +11,10 @@ import { NoBody } from '../../schemas/common.ts'
 import type { OperatorContext } from '../../services/operator-booking-plan.ts'
 import { parseStatuses, type BookingQuery } from '../../services/operator-bookings.ts'
 import { actorOf } from '../../services/staff-auth.ts'
-import type { BookingRow } from '../../store/bookings.ts'
 import type { RecordAnswer } from '../../store/write-plan.ts'
 import { bookingDetailView, operatorBookingView, versionTag } from '../booking-view.ts'
 import { decodeCursor, encodeCursor } from '../list-cursor.ts'
+import type { BookingRecord } from '../../domain/booking.ts'
 
 /** The list's and the export's filters, from the query string. */
 export function bookingQueryOf(query: BookingFilterQuery): BookingQuery {
@@ -54,13 +54,13 @@ export const operatorBookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
     catalog: request.catalog, now: clock.now(), actor: actorOf(request.staff!), requestId: request.id, ifMatch: ifMatchOf(request),
   })
 
-  function answer(request: FastifyRequest, reply: FastifyReply, row: BookingRow) {
+  function answer(request: FastifyRequest, reply: FastifyReply, row: BookingRecord) {
     reply.header('ETag', versionTag(row)).header('Cache-Control', 'no-store')
     return operatorBookingView(row, request.catalog)
   }
 
   /** A POST, run once per Idempotency-Key; the stored answer is the operator's view of the booking, written with the change. */
-  function once(request: FastifyRequest, reply: FastifyReply, work: (record?: RecordAnswer<BookingRow>) => Promise<BookingRow>, status = 200) {
+  function once(request: FastifyRequest, reply: FastifyReply, work: (record?: RecordAnswer<BookingRecord>) => Promise<BookingRecord>, status = 200) {
     return runIdempotent<OperatorBooking>(request, reply, async (record) => {
       const row = await work(record && ((changed) => record(operatorBookingView(changed, request.catalog))))
       return answer(request, reply.code(status), row)

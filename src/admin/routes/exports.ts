@@ -3,9 +3,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { BookingFilterQuery } from '../../schemas/admin/booking.ts'
 import type { InstanceCatalog } from '../../catalog/instance-catalog.ts'
 import type { BookingQuery } from '../../services/operator-bookings.ts'
-import type { BookingRow } from '../../store/bookings.ts'
 import { BOOKING_CSV_HEADER, bookingCsvRecord } from '../booking-view.ts'
 import { bookingQueryOf } from './bookings.ts'
+import type { BookingRecord } from '../../domain/booking.ts'
 
 /**
  * Bookings read per query. Memory stays flat however many the export holds; pages of 1,000
@@ -18,7 +18,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const service = app.tourdesk.operatorBookings
 
   /** The CSV, one page of bookings at a time, read only as fast as the client takes it. */
-  async function* csvOf(catalog: InstanceCatalog, query: BookingQuery, first: BookingRow[]): AsyncGenerator<string> {
+  async function* csvOf(catalog: InstanceCatalog, query: BookingQuery, first: BookingRecord[]): AsyncGenerator<string> {
     yield BOOKING_CSV_HEADER
     let page = first
     while (page.length > 0) {

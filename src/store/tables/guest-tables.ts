@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely'
+import type { BookingRecord } from '../../domain/booking.ts'
 
 /** The guest side: sessions, departures, bookings and their history, promo uses, kept answers, forms. */
 export interface GuestTables {
@@ -31,47 +32,8 @@ export interface GuestTables {
     /** When that check found it below the minimum (departure.at_risk); null otherwise. */
     at_risk_at: Generated<string | null>
   }
-  bookings: {
-    id: string
-    instance_id: string
-    session_id: string
-    tour_id: string
-    start_at: string
-    end_at: string
-    party: number
-    status: string
-    quarantined: number
-    addons: string
-    promo_code: string | null
-    referral_code: string | null
-    currency: string
-    subtotal: number
-    addons_total: number
-    discount: number
-    total: number
-    hold_expires_at: string | null
-    code: string | null
-    contact_name: string | null
-    contact_email: string | null
-    contact_phone: string | null
-    cancellable_until: string
-    cancellation_fee_percent: number | null
-    cancellation_fee: number | null
-    cancelled_at: string | null
-    created_at: string
-    updated_at: string
-    /** Grows with every change. */
-    version: number
-    channel: string
-    /** JSON of the cancellation policy the booking was made under ({id, version, tiers, no_show_fee_percent}); null before migration 008. */
-    policy: string | null
-    checked_in_at: string | null
-    internal_note: string | null
-    decline_reason: string | null
-    cancelled_by: string | null
-    cancellation_reason: string | null
-    fee_waived: number | null
-  }
+  /** A booking's fields are its domain record's (src/domain/booking.ts): a row read is a BookingRecord as it is. */
+  bookings: BookingRecord
   booking_events: {
     id: string
     instance_id: string
