@@ -24,12 +24,11 @@ export function backOfficePath(prefix: string): string {
   return `/admin/${prefix}/`
 }
 
-/** The back office's pages an email points an operator to. */
-export const backOfficeLinks = {
-  booking: (origin: string, prefix: string, codeOrId: string) => `${origin}${backOfficePath(prefix)}bookings/${encodeURIComponent(codeOrId)}`,
-  departure: (origin: string, prefix: string, tourId: string, start: string) =>
-    `${origin}${backOfficePath(prefix)}departures/${encodeURIComponent(tourId)}/${encodeURIComponent(start)}`,
-  webhook: (origin: string, prefix: string, webhookId: string) => `${origin}${backOfficePath(prefix)}settings/webhooks/${webhookId}`,
+/** The back office's pages an email or an email action points an operator to. */
+export const backOfficePaths = {
+  booking: (prefix: string, codeOrId: string) => `${backOfficePath(prefix)}bookings/${encodeURIComponent(codeOrId)}`,
+  departure: (prefix: string, tourId: string, start: string) => `${backOfficePath(prefix)}departures/${encodeURIComponent(tourId)}/${encodeURIComponent(start)}`,
+  webhook: (prefix: string, webhookId: string) => `${backOfficePath(prefix)}settings/webhooks/${webhookId}`,
 }
 
 /**

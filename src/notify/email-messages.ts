@@ -2,10 +2,9 @@ import { Temporal } from 'temporal-polyfill'
 import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 import { cancellationFee, cancellationSteps } from '../domain/cancellation.ts'
 import { isOneOf, LIVE_CHECKED_OUT, OWES_ITS_TOTAL } from '../schemas/booking-status.ts'
-import { policyOf, type BookingRecord } from '../domain/booking.ts'
+import { addonLinesOf, policyOf, type BookingRecord } from '../domain/booking.ts'
 import { escapeHtml } from '../domain/html-escape.ts'
 import { DISABLE_AFTER_MS, retryScheduleInWords, waitInWords } from '../domain/webhook-retry.ts'
-import type { BookingFields } from '../schemas/booking.ts'
 
 /** What every message is: its subject and its plain-text and HTML bodies, which say the same. */
 export interface Message {
@@ -85,7 +84,7 @@ export interface BookingFacts {
 
 export function bookingFacts(row: BookingRecord, catalog: InstanceCatalog): BookingFacts {
   const tour = catalog.tourById.get(row.tour_id)?.catalog
-  const addons = JSON.parse(row.addons) as BookingFields['addons']
+  const addons = addonLinesOf(row)
   return {
     code: row.code ?? '',
     tour: tour?.title ?? row.tour_id,

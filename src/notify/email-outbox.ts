@@ -1,7 +1,7 @@
 import { setImmediate as yieldToRequests } from 'node:timers/promises'
 import { Temporal } from 'temporal-polyfill'
 import { toStoredInstant } from '../domain/instant-format.ts'
-import { backOfficeLinks, newsletterConfirmLink } from '../domain/links.ts'
+import { backOfficePaths, newsletterConfirmLink } from '../domain/links.ts'
 import type { EmailRow, EnqueueRules, NewEmail } from '../store/emails.ts'
 import type { Store } from '../store/store.ts'
 import type { Plan } from '../store/write-plan.ts'
@@ -144,7 +144,7 @@ export function emailOutbox(store: Store, catalogs: CatalogRegistry, secret: str
       const addresses = recipients.length > 0 ? recipients : [...catalog.instance.operator_emails ?? []]
       const messages: NewEmail[] = []
       for (const endpoint of rows) {
-        const view = backOfficeLinks.webhook(settings.publicUrl, catalog.instance.prefix, endpoint.id)
+        const view = `${settings.publicUrl}${backOfficePaths.webhook(catalog.instance.prefix, endpoint.id)}`
         const [kind, key, message]: [NewEmail['kind'], string, Message] = endpoint.disabled_at !== null
           ? ['webhook_disabled', `webhook-disabled:${endpoint.id}:${endpoint.disabled_at}`, operatorMessages.webhookDisabled(catalog, { url: endpoint.url, reason: endpoint.disabled_reason ?? 'disabled' }, view)]
           : ['webhook_failing', `webhook-failing:${endpoint.id}:${endpoint.failing_since}`, operatorMessages.webhookFailing(catalog, { url: endpoint.url, since: endpoint.failing_since! }, view)]

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import { Temporal } from 'temporal-polyfill'
 import { ERASED } from '../domain/erasure.ts'
 import { toStoredInstant } from '../domain/instant-format.ts'
-import { backOfficeLinks, emailActionPath } from '../domain/links.ts'
+import { backOfficePaths, emailActionPath } from '../domain/links.ts'
 import { ON_MANIFEST } from '../schemas/booking-status.ts'
 import type { NewEmail } from '../store/emails.ts'
 import type { EventNotice, EventRow } from '../store/events.ts'
@@ -78,7 +78,7 @@ export function projectEvent(event: EventRow, context: ProjectionContext): Proje
     const departure = data as { tour_id: string, start: string, min_participants: number | null, seats: Record<string, number> }
     const booked = ON_MANIFEST.reduce((sum, status) => sum + (departure.seats?.[status] ?? 0), 0)
     const start = Temporal.Instant.from(departure.start)
-    const view = backOfficeLinks.departure(origin, prefix, departure.tour_id, departure.start)
+    const view = `${origin}${backOfficePaths.departure(prefix, departure.tour_id, departure.start)}`
     toOperators('departure_at_risk', () => operatorMessages.departureAtRisk(catalog, {
       tour: catalog.tourById.get(departure.tour_id)?.catalog.title ?? departure.tour_id,
       start: localStart(start.toString(), catalog.instance.timezone), booked, minimum: departure.min_participants ?? 0,
@@ -93,7 +93,7 @@ export function projectEvent(event: EventRow, context: ProjectionContext): Proje
   // An event erased before it was made into emails (src/store/personal-copies.ts) has no guest to write to.
   const guest = row.contact_email === ERASED ? null : row.contact_email
   const manageUrl = manageLinkOf(context.secret, origin, catalog.instance, row, context.now)
-  const view = backOfficeLinks.booking(origin, prefix, row.code ?? row.id)
+  const view = `${origin}${backOfficePaths.booking(prefix, row.code ?? row.id)}`
   const calendar = () => bookingCalendar(row, facts, organizerOf(catalog, origin), manageUrl).content
   const terms = () => cancellationTerms(row, catalog, context.now)
   const fee = row.cancellation_fee ? money(row.cancellation_fee, row.currency) : null

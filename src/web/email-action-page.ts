@@ -5,7 +5,7 @@ import { toStoredInstant } from '../domain/instant-format.ts'
 import { escapeHtml } from '../domain/html-escape.ts'
 import { bookingFacts } from '../notify/email-messages.ts'
 import { hashActionToken } from '../notify/email-projection.ts'
-import { backOfficeLinks } from '../domain/links.ts'
+import { backOfficePaths } from '../domain/links.ts'
 
 /** No script at all, and a form that may post only back to this page. */
 const PAGE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
@@ -58,7 +58,7 @@ export async function emailActionRoutes(app: FastifyInstance): Promise<void> {
     // Answered already (in the back office, by the other link, or by the system at the
     // deadline): nothing is left to do, so the page offers no button that could only fail.
     if (found.booking.status !== 'requested') {
-      const view = backOfficeLinks.booking('', found.catalog.instance.prefix, found.booking.code ?? found.booking.id)
+      const view = backOfficePaths.booking(found.catalog.instance.prefix, found.booking.code ?? found.booking.id)
       return page(reply, 200, `Request ${facts.code} is already ${found.booking.status}`,
         `<p>${escapeHtml(facts.name)}’s request for ${escapeHtml(facts.tour)}, ${escapeHtml(facts.start)}, is no longer waiting for an answer: `
         + `it is ${escapeHtml(found.booking.status)}, so this link is no longer needed.</p><p><a href="${escapeHtml(view)}">Open it in the back office</a></p>`)
