@@ -96,7 +96,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}) {
   app.decorateRequest('session', null)
   registerJsonBodyParser(app)
   app.setErrorHandler(handleError)
-  const readiness = databaseReadiness(context, options.database)
+  const readiness = databaseReadiness({ store, clock, catalogs }, options.database)
   app.addHook('onError', (_request, _reply, error, done) => {
     readiness.noteFailure(error)
     done()

@@ -165,7 +165,8 @@ export async function openContext(options: ContextOptions): Promise<AppContext> 
       emailSettings,
     }
     const sweepMs = (options.sweepIntervalSeconds ?? 30) * 1000
-    scheduler.add({ name: 'housekeeping', everyMs: sweepMs, run: (now) => runHousekeeping(context, now).then((report) => ({ ...report })) })
+    const housekeeping = { store, bookings: context.bookings, operatorBookings: context.operatorBookings, catalogs }
+    scheduler.add({ name: 'housekeeping', everyMs: sweepMs, run: (now) => runHousekeeping(housekeeping, now).then((report) => ({ ...report })) })
     scheduler.add(webhooks.task())
     scheduler.add(departureDeadlines(store).task(catalogs))
     scheduler.add(emails.projectionTask())
