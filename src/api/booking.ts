@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import type { FastifyRequest } from 'fastify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import { BOOKING_SESSION_DAYS, bookingSessionExpiry } from '../domain/session-lifetime.ts'
 import { ApiError } from '../errors/api-error.ts'
 import { fillsDecoy } from '../http/decoys.ts'
@@ -34,6 +34,13 @@ export function asRows(record: RecordAnswer<Booking> | undefined, view: GuestVie
   return record && ((row) => record(guestBookingView(row, view)))
 }
 
+/** The session's booking after `work`, as the guest sees it at the request's moment; never cached. */
+async function sessionBooking(request: FastifyRequest, reply: FastifyReply, work: (ctx: BookingContext) => Promise<BookingRecord>): Promise<Booking> {
+  reply.header('Cache-Control', 'no-store')
+  const ctx = bookingContext(request)
+  return guestBookingView(await work(ctx), guestView(request, ctx.now))
+}
+
 const SESSION_RENEWED = `A hold or a lookup makes its session last ${BOOKING_SESSION_DAYS} days from then, and the cookie as long.`
 
 export const bookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -49,11 +56,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
         + 'holds seats again.',
       errors: ['no_booking'],
     },
-  }, async (request, reply) => {
-    reply.header('Cache-Control', 'no-store')
-    const ctx = bookingContext(request)
-    return guestBookingView(await app.tourdesk.bookings.current(ctx), guestView(request, ctx.now))
-  })
+  }, (request, reply) => sessionBooking(request, reply, (ctx) => app.tourdesk.bookings.current(ctx)))
 
   app.post('/booking', {
     schema: { body: BookingRequest, response: { 200: Booking } },
@@ -95,11 +98,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
         + 'cancellation_now (GET /booking) tells beforehand what this does. After POST /booking/lookup it acts on the booking found.',
       errors: ['csrf_missing', 'csrf_invalid', 'origin_not_allowed', 'no_booking', 'cancellation_not_allowed'],
     },
-  }, async (request, reply) => {
-    reply.header('Cache-Control', 'no-store')
-    const ctx = bookingContext(request)
-    return guestBookingView(await app.tourdesk.bookings.releaseOrCancel(ctx), guestView(request, ctx.now))
-  })
+  }, (request, reply) => sessionBooking(request, reply, (ctx) => app.tourdesk.bookings.releaseOrCancel(ctx)))
 
   app.post('/booking/lookup', {
     schema: { body: BookingLookup, response: { 200: Booking } },
