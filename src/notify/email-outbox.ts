@@ -169,6 +169,11 @@ export function emailOutbox(store: Store, catalogs: CatalogRegistry, secret: str
       return store.read(() => emails.list(instanceId, { recipient: query.to ?? null, bookingId, before: query.before, limit: query.limit + 1 }))
     },
 
+    /** The newest message of the instance the service tried to send, for Settings' email status (GET /emails/status). */
+    lastAttempted(instanceId: string): Promise<EmailRow | undefined> {
+      return store.read(() => emails.lastAttempted(instanceId))
+    },
+
     /** Whether sign-ups wait for their confirmation link (newsletter_double_opt-in; on by default when email can be sent). */
     doubleOptIn(catalog: InstanceCatalog): boolean {
       return catalog.instance.newsletter_double_opt_in ?? canSend

@@ -190,6 +190,13 @@ export function emailRepository({ supportsSkipLocked, dialect }: Database) {
       return changes === 1
     },
 
+    /** The newest message of the instance that was tried (sent, failed, or waiting after a failure); undefined when none was. */
+    *lastAttempted(instanceId: string): Plan<EmailRow | undefined> {
+      const { rows } = yield* statement<EmailRow>(
+        'select * from emails where instance_id = ? and attempts > 0 order by created_at desc, id desc limit 1', [instanceId])
+      return rows[0] && { ...rows[0], attempts: Number(rows[0].attempts) }
+    },
+
     /** The instance's messages, newest first. */
     *list(instanceId: string, filter: EmailFilter): Plan<EmailRow[]> {
       const where = ['instance_id = ?']

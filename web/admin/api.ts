@@ -19,6 +19,8 @@ export interface Me {
   role: 'guide' | 'viewer' | 'staff' | 'manager'
   permissions: string[]
   instance: { prefix: string, name: string, timezone: string, currency: string }
+  /** Whether the service sends email at all (SMTP_URL is set). */
+  email_enabled: boolean
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { formatStoredInZone } from '../../domain/instant-format.ts'
-import { EmailList, EmailQuery, type EMAIL_KINDS } from '../../schemas/admin/email.ts'
+import { EmailList, EmailQuery, EmailStatus, type EMAIL_KINDS } from '../../schemas/admin/email.ts'
 import type { EmailRow } from '../../store/emails.ts'
 import { decodeCursor, encodeCursor } from '../list-cursor.ts'
 
@@ -32,6 +32,26 @@ export function emailView(row: EmailRow, timeZone: string) {
 /** The email log (docs/events-and-webhooks.md, "Email"): every message with its state; managers only. */
 export const emailRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { emails } = app.tourdesk
+
+  app.get('/emails/status', {
+    schema: { response: { 200: EmailStatus } },
+    config: {
+      access: 'access.manage',
+      summary: 'Whether email is on, and whether the last attempt to send worked',
+      description: 'enabled says whether SMTP_URL is set. last_attempt is the newest message the service tried to send, with its state: sent (it worked), '
+        + "failed, or queued for a retry after a failure, with the mail server's answer or the network error. Settings shows both.",
+    },
+  }, async (request) => {
+    const { ref, timezone } = request.catalog.instance
+    const last = await emails.lastAttempted(ref)
+    return {
+      enabled: emails.canSend,
+      last_attempt: last === undefined ? null : {
+        email_id: last.id, kind: last.kind as typeof EMAIL_KINDS[number], to: last.recipient, created_at: formatStoredInZone(last.created_at, timezone),
+        worked: last.state === 'sent', state: last.state as 'queued' | 'sent' | 'failed', reason: last.state === 'sent' ? null : last.state_reason,
+      },
+    }
+  })
 
   app.get('/emails', {
     schema: { querystring: EmailQuery, response: { 200: EmailList } },

@@ -85,6 +85,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       role: identity.role,
       permissions: (Object.keys(PERMISSIONS) as Permission[]).filter((p) => roleMay(identity.role, p)),
       instance: { prefix: instance.prefix, ref: instance.ref, name: instance.name, timezone: instance.timezone, currency: instance.currency },
+      email_enabled: app.tourdesk.emailSettings.smtpUrl !== null,
     }
   })
 }

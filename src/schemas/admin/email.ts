@@ -45,6 +45,19 @@ export const Email = named('Email', Type.Object({
   sent_at: Nullable(Instant),
 }))
 
+export const EmailStatus = named('EmailStatus', Type.Object({
+  enabled: Type.Boolean({ description: 'Whether SMTP_URL is set: without it every message is kept as not_sent' }),
+  last_attempt: Nullable(Type.Object({
+    email_id: Type.String(),
+    kind: Type.Enum(EMAIL_KINDS),
+    to: Type.String(),
+    created_at: Instant,
+    worked: Type.Boolean({ description: 'true when the mail server took it (state sent)' }),
+    state: Type.Union([Type.Literal('queued'), Type.Literal('sent'), Type.Literal('failed')]),
+    reason: Nullable(Type.String({ description: "The mail server's answer or the network error, when it did not work" })),
+  }, { description: 'The newest message the service tried to send; null when none was tried' })),
+}))
+
 export const EmailList = named('EmailList', Type.Object({
   emails: Type.Array(Email),
   next_cursor: Nullable(Type.String({ description: 'Pass as cursor for the next (older) page; null on the last' })),

@@ -40,6 +40,7 @@ export const Me = named('Me', Type.Object({
   role: Role,
   permissions: Type.Array(Type.String()),
   instance: Type.Object({ prefix: Type.String(), ref: Type.String(), name: Type.String(), timezone: Type.String(), currency: Type.String() }),
+  email_enabled: Type.Boolean({ description: 'Whether this service sends email (SMTP_URL is set); without it every message is kept as not_sent and nobody is told by email' }),
 }))
 
 export const StaffAccount = named('StaffAccount', Type.Object({

@@ -7,6 +7,7 @@ import { useOffice } from '../session.tsx'
 import { CancelForm, ContactForm, DeclineForm, MoveForm, NoteForm, PartyForm } from './booking-forms.tsx'
 import { bookingApiPath, formErrorOf, STATUS_NAMES, StatusBadge, type FormError } from './booking-shared.tsx'
 import type { Actor, BookingDetail, BookingEmail } from './booking-types.ts'
+import { guestEmailNote } from './guest-email-note.ts'
 import { departurePath } from './today.tsx'
 import type { Formats } from '../../src/format.ts'
 
@@ -64,7 +65,7 @@ function notSentReason(reason: string | null): string {
 
 /** One booking: everything about it, its history and its emails, and what staff can do to it now. */
 export function BookingDetailView({ code }: { code: string }) {
-  const { api, formats, may, announce } = useOffice()
+  const { api, formats, may, announce, me } = useOffice()
   const path = `/bookings/${encodeURIComponent(code)}`
   const [state, reload] = useLoad(() => api.get<BookingDetail>(path), [path])
   const [emails, reloadEmails] = useLoad(() => api.get<{ emails: BookingEmail[] }>(`${path}/emails?limit=50`).then((b) => b.emails), [path])
@@ -125,7 +126,7 @@ export function BookingDetailView({ code }: { code: string }) {
     }
   }
 
-  const guestHears = (b: BookingDetail) => b.contact !== null && !b.quarantined
+  const guestHears = (b: BookingDetail, told?: string) => guestEmailNote(b, me.email_enabled, { told })
   const openPanel = (p: Panel) => {
     setResult(null)
     setPanel(p)
@@ -222,7 +223,7 @@ export function BookingDetailView({ code }: { code: string }) {
             <div class="actions booking-actions" role="group" aria-label="Actions">
               {booking.status === 'requested' && (
                 <button type="button" class="button" disabled={busy !== null} onClick={() => direct('confirm', post('confirm'),
-                  (_a, b) => `Booking ${b.code} confirmed.${guestHears(b) ? ' The guest is told by email.' : ''}`)}>Confirm</button>
+                  (_a, b) => `Booking ${b.code} confirmed.${guestHears(b)}`)}>Confirm</button>
               )}
               {booking.status === 'confirmed' && (
                 <button type="button" class="button" id="resend" disabled={busy !== null || booking.quarantined || booking.contact === null}
@@ -246,7 +247,7 @@ export function BookingDetailView({ code }: { code: string }) {
           )}
 
           {panel === 'move' && <MoveForm booking={booking} onClose={closePanel}
-            submit={(body) => perform(patch(body), (b) => `Moved to ${b.tour.title}, ${formats.dateTime(b.start)}.${guestHears(b) ? ' The guest is emailed the new details.' : ''}`)} />}
+            submit={(body) => perform(patch(body), (b) => `Moved to ${b.tour.title}, ${formats.dateTime(b.start)}.${guestHears(b, 'The guest is emailed the new details.')}`)} />}
           {panel === 'party' && <PartyForm booking={booking} onClose={closePanel}
             submit={(body) => perform(patch(body), (b) => `Now ${b.party} ${b.party === 1 ? 'guest' : 'guests'}; the total is ${formats.price(b.price.total)}.`)} />}
           {panel === 'contact' && <ContactForm booking={booking} onClose={closePanel}
@@ -254,9 +255,9 @@ export function BookingDetailView({ code }: { code: string }) {
           {panel === 'note' && <NoteForm booking={booking} onClose={closePanel}
             submit={(body) => perform(patch(body), (b) => (b.internal_note ? 'Internal note saved.' : 'Internal note removed.'))} />}
           {panel === 'cancel' && <CancelForm booking={booking} onClose={closePanel}
-            submit={(body) => perform(post('cancel', body), (b) => `Booking ${b.code} cancelled, ${b.cancellation?.fee_waived ? 'fee waived' : `fee ${formats.price(b.cancellation?.fee ?? 0)}`}.${guestHears(b) ? ' The guest is told by email.' : ''}`)} />}
+            submit={(body) => perform(post('cancel', body), (b) => `Booking ${b.code} cancelled, ${b.cancellation?.fee_waived ? 'fee waived' : `fee ${formats.price(b.cancellation?.fee ?? 0)}`}.${guestHears(b)}`)} />}
           {panel === 'decline' && <DeclineForm onClose={closePanel}
-            submit={(body) => perform(post('decline', body), (b) => `Request ${b.code} declined.${guestHears(b) ? ' The guest is told by email.' : ''}`)} />}
+            submit={(body) => perform(post('decline', body), (b) => `Request ${b.code} declined.${guestHears(b)}`)} />}
 
           <section class="booking-section" aria-labelledby="history-title">
             <h2 id="history-title">History</h2>

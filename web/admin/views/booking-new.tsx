@@ -4,6 +4,7 @@ import { useOffice } from '../session.tsx'
 import { AddonFields, ContactFields, DaySteps, fieldsOf, priceOf } from './booking-forms.tsx'
 import { bookingPath, DeparturePicker, FieldError, formErrorOf, invalid, useTours, type FormError } from './booking-shared.tsx'
 import type { BookingRecord } from './booking-types.ts'
+import { guestEmailNote } from './guest-email-note.ts'
 
 /** Refusals that concern one field without naming it. */
 const CODE_FIELDS: Record<string, string> = {
@@ -19,7 +20,7 @@ const newIdempotencyKey = () => `staff-booking-${Date.now().toString(36)}-${Math
  * day, a departure with room, how many, add-ons, who; confirmed unless it is to wait.
  */
 export function NewBooking() {
-  const { api, formats, announce } = useOffice()
+  const { api, formats, announce, me } = useOffice()
   const router = useRouter()
   const tours = useTours()
   const today = formats.operatorDate(new Date().toISOString())
@@ -86,7 +87,7 @@ export function NewBooking() {
     setBusy(true)
     try {
       const made = await api.request<BookingRecord>('POST', '/bookings', body, { 'idempotency-key': key.current })
-      announce(`Booking ${made.code} made for ${made.contact?.name ?? name.trim()}${notify && hasEmail ? '; the guest is emailed' : ''}.`)
+      announce(`Booking ${made.code} made for ${made.contact?.name ?? name.trim()}.${guestEmailNote(made, me.email_enabled, { asked: notify, told: 'The guest is emailed.' })}`)
       router.navigate(bookingPath(made))
     } catch (err) {
       // The refusal is kept under this key: a corrected request needs a new one.

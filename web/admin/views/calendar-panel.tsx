@@ -172,7 +172,7 @@ function CapacityForm({ departure: d, apiPath, busy, change }: { departure: Depa
 function CancelSection({ departure: d, apiPath, busy, change, focusHeading }: {
   departure: Departure, apiPath: string, busy: boolean, change: Change, focusHeading: () => void,
 }) {
-  const { api, announce } = useOffice()
+  const { api, announce, me } = useOffice()
   const [step, setStep] = useState<'idle' | 'form' | 'confirm'>('idle')
   const [reason, setReason] = useState('')
   const [notify, setNotify] = useState(true)
@@ -208,7 +208,7 @@ function CancelSection({ departure: d, apiPath, busy, change, focusHeading }: {
     })
     if (done) {
       const n = answer.cancelled_bookings
-      announce(`Departure cancelled: ${n} ${n === 1 ? 'booking' : 'bookings'} cancelled${notify && n > 0 ? ', the guests are told by email' : ''}.`)
+      announce(`Departure cancelled: ${n} ${n === 1 ? 'booking' : 'bookings'} cancelled${n === 0 ? '' : !notify ? '; the guests are not emailed, as asked' : me.email_enabled ? ', the guests are told by email' : '; the guests are not emailed: email is not set up on this service (see Settings)'}.`)
       setStep('idle')
       focusHeading()
     } else {
@@ -219,7 +219,7 @@ function CancelSection({ departure: d, apiPath, busy, change, focusHeading }: {
   const guests = d.seats.requested + d.seats.confirmed
   const summary = guests === 0 && d.seats.held === 0 ? 'Nobody has booked it.'
     : `${guests} ${guests === 1 ? 'guest loses a booking' : 'guests lose their bookings'} (requested and confirmed), with no fee`
-      + `${d.seats.held > 0 ? `, and ${d.seats.held} seats on hold are released` : ''}. ${guests === 0 ? '' : notify ? 'Each guest is told by email.' : 'The guests are not emailed: tell them yourself.'}`
+      + `${d.seats.held > 0 ? `, and ${d.seats.held} seats on hold are released` : ''}. ${guests === 0 ? '' : !notify ? 'The guests are not emailed: tell them yourself.' : me.email_enabled ? 'Each guest with an email address is told by email.' : 'Email is not set up on this service (see Settings), so the guests are not emailed: tell them yourself.'}`
   return (
     <section class="panel-section" aria-labelledby="panel-cancel">
       <h3 id="panel-cancel">Cancel the departure</h3>

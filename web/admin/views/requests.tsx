@@ -3,6 +3,7 @@ import { Problem } from '../api.ts'
 import { LoadState, useLoad } from '../load.tsx'
 import { useOffice } from '../session.tsx'
 import type { OperatorBooking, OperatorEvent } from '../types.ts'
+import { guestEmailNote } from './guest-email-note.ts'
 
 const RECONNECT_MS = 5_000
 
@@ -50,7 +51,7 @@ function useEventStream(onEvent: (event: OperatorEvent) => void): void {
 
 /** Requests waiting for a decision, oldest first; new ones appear as they are made. */
 export function RequestsView() {
-  const { api, formats, announce, may } = useOffice()
+  const { api, formats, announce, may, me } = useOffice()
   const [state, reload] = useLoad(
     () => api.get<{ bookings: OperatorBooking[] }>('/bookings?status=requested&limit=200')
       .then((b) => b.bookings.sort((x, y) => Date.parse(x.created_at) - Date.parse(y.created_at))),
@@ -93,7 +94,7 @@ export function RequestsView() {
       const next = list[list.indexOf(booking) + 1] ?? list[list.indexOf(booking) - 1]
       setDeclining(null)
       await reload()
-      announce(`Request ${booking.code ?? ''} from ${booking.contact?.name ?? 'the guest'} ${decision === 'confirm' ? 'confirmed' : 'declined'}. The guest is told by email.`)
+      announce(`Request ${booking.code ?? ''} from ${booking.contact?.name ?? 'the guest'} ${decision === 'confirm' ? 'confirmed' : 'declined'}.${guestEmailNote(booking, me.email_enabled)}`)
       setFocusAfter({ code: next ? next.code ?? next.id : null })
     } catch (err) {
       const text = err instanceof Problem && err.code === 'invalid_transition'

@@ -2,6 +2,7 @@ import { useRef, useState } from 'preact/hooks'
 import { LoadState } from '../load.tsx'
 import { Link } from '../router.tsx'
 import { useOffice } from '../session.tsx'
+import { EmailStatusLine } from './settings-email-status.tsx'
 import { MoreButton, SettingsHeading, usePages, when } from './settings-parts.tsx'
 
 interface Email {
@@ -77,6 +78,7 @@ export function EmailLog() {
     <>
       <SettingsHeading>Email log</SettingsHeading>
       <p class="hint">Every message to guests and to you, newest first, and whether it went out.</p>
+      <EmailStatusLine />
       <form class="filters card" role="search" aria-label="Filter the email log" noValidate onSubmit={(e) => {
         e.preventDefault()
         apply({ to: typed.to.trim(), booking: typed.booking.trim() })

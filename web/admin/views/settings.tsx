@@ -2,6 +2,7 @@ import { Link } from '../router.tsx'
 import { useOffice } from '../session.tsx'
 import { NotFoundView } from './not-found.tsx'
 import { ApiKeysSettings } from './settings-api-keys.tsx'
+import { EmailStatusLine } from './settings-email-status.tsx'
 import { EmailLog } from './settings-emails.tsx'
 import { NotificationSettings } from './settings-notifications.tsx'
 import { StaffSettings } from './settings-staff.tsx'
@@ -45,6 +46,7 @@ function SettingsIndex() {
   return (
     <>
       <h1 tabIndex={-1}>Settings <span class="subtitle">{me.instance.name}</span></h1>
+      {may('access.manage') && <EmailStatusLine />}
       <ul class="cards settings-index">
         {SECTIONS.filter((s) => may(s.permission)).map((s) => (
           <li class="card" key={s.path}>
