@@ -234,14 +234,15 @@ describe('the back office calendar in Chromium', { skip: browserSkipReason(), ti
     const confirm = panel.getByRole('button', { name: 'Cancel the departure' })
     await confirm.waitFor()
     await page.waitForFunction(() => document.activeElement?.id === 'cancel-confirm')
-    assert.match(await panel.locator('#cancel-summary').textContent() ?? '', /3 guests lose their bookings.*Each guest is told by email/)
+    // No SMTP_URL here: the panel says the guests are not emailed, not that they are (issue 25, item 4).
+    assert.match(await panel.locator('#cancel-summary').textContent() ?? '', /3 guests lose their bookings.*Email is not set up on this service \(see Settings\), so the guests are not emailed/)
     await assertAccessible(page, 'cancel confirmation')
     await screenshot(page, 'back-office-calendar-cancel')
     for (const code of codes) assert.equal((await manager.get(`/bookings/${code}`)).body.status, 'confirmed', 'nothing happens before the confirmation')
 
     await confirm.click()
     await panel.locator('.badge', { hasText: 'Cancelled' }).waitFor()
-    await page.locator('.status-line', { hasText: 'Departure cancelled: 2 bookings cancelled, the guests are told by email.' }).waitFor()
+    await page.locator('.status-line', { hasText: 'Departure cancelled: 2 bookings cancelled; the guests are not emailed: email is not set up on this service (see Settings).' }).waitFor()
     assert.equal(await panel.getByRole('button', { name: /Close to new bookings|Reopen|Cancel this departure/ }).count(), 0, 'a cancelled departure offers no changes')
     const cancelled = await departure('fado-night', start)
     assert.deepEqual([cancelled.cancelled, cancelled.closed], [true, true])
