@@ -210,7 +210,8 @@ describe('the Bookings view in Chromium', { skip: browserSkipReason(), timeout: 
     await assertAccessible(page, 'walk-in form')
     await page.getByRole('button', { name: 'Make booking' }).click()
     await page.getByRole('heading', { level: 1, name: /Walk-in Wally/ }).waitFor()
-    await page.getByText(/no email address/).waitFor()
+    await page.getByText(/· no email address/).waitFor()
+    await page.locator('.status-line', { hasText: 'The guest has no email address and is not emailed: tell them yourself.' }).waitFor()
     const code = /\/bookings\/([A-Z0-9]+)$/.exec(new URL(page.url()).pathname)![1]
     const made = (await manager.get(`/bookings/${code}`)).body
     assert.deepEqual(made.contact, { name: 'Walk-in Wally', email: null, phone: '+442079460958' })
