@@ -1,7 +1,7 @@
 /**
  * Makes and removes the throw-away PostgreSQL database of one test run, so runs never see
  * each other's data. `create` prints the new database's URL, or exits 2 when PostgreSQL
- * cannot be reached; `drop URL` removes it.
+ * cannot be reached; `drop URL` removes it and the databases its test processes made beside it.
  */
 import type pg from 'pg'
 import { withPostgresClient } from './postgres-admin.ts'
@@ -23,10 +23,14 @@ async function create(): Promise<void> {
   process.stdout.write(`${url}\n`)
 }
 
+/** Drops the run's database and the databases its test processes made beside it (`<name>_p<pid>`, test/helpers/database.ts). */
 async function drop(target: string): Promise<void> {
   const name = new URL(target).pathname.slice(1)
   if (!/^tourdesk_test_\d+_\d+$/.test(name)) throw new Error(`refusing to drop ${name}: not a test database`)
-  await withAdmin((client) => client.query(`drop database if exists ${name} with (force)`))
+  await withAdmin(async (client) => {
+    const { rows } = await client.query<{ datname: string }>(`select datname from pg_database where datname ~ $1`, [`^${name}_p\\d+$`])
+    for (const { datname } of [...rows, { datname: name }]) await client.query(`drop database if exists "${datname}" with (force)`)
+  })
 }
 
 const [command, argument] = process.argv.slice(2)

@@ -1,44 +1,120 @@
 #!/usr/bin/env bash
-# The whole test suite: once on SQLite, then once more on PostgreSQL when it is reachable
-# (a fresh database per run, dropped afterwards). Without PostgreSQL the PostgreSQL pass is
-# skipped with a message, except under CI=true, where that is a failure.
+# The whole test suite, on SQLite and again on PostgreSQL when it is reachable (a fresh
+# database per run, dropped afterwards). Without PostgreSQL the PostgreSQL pass is skipped
+# with a message, except under CI=true, where that is a failure.
+#
+# Two groups. Most files run side by side, TOURDESK_TEST_CONCURRENCY at a time (2 by default)
+# in each pass, the SQLite and the PostgreSQL pass at the same time: each file makes its own
+# SQLite files, ports and PostgreSQL database (test/helpers/database.ts), and spends most of
+# its time waiting on HTTP or a database. Then the files that must run alone run one at a
+# time with nothing beside them: they bound how long something takes, start several server
+# processes or a browser under time limits, or measure (bench, drills).
+# The run ends with the slowest 10 files and one summary line (scripts/test-summary.mjs).
 # Node 20's `node --test DIR` finds no tests, so the files are listed by glob.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 shopt -s globstar nullglob
-files=(test/**/*.test.ts)
+# `npm test -- FILE...` runs only those files, in the same groups and passes.
+if [ $# -gt 0 ]; then files=("$@"); else files=(test/**/*.test.ts); fi
 if [ ${#files[@]} -eq 0 ]; then
   echo "no test files found under test/" >&2
   exit 1
 fi
+
+# Run alone: each of these times something against a bound (shutdown, propagation,
+# fail-fast, sign-in timing, the linters' two minutes, 60 sign-ins at once each getting a
+# pooled connection within the pool's wait) or starts several processes that must meet one.
+# Side by side on a loaded machine the linters and the 60 sign-ins missed their bounds.
+alone_files=(
+  test/scale/*.test.ts
+  test/concurrency/*.test.ts
+  test/bench/*.test.ts
+  test/drill/*.test.ts
+  test/webhooks/shutdown.test.ts
+  test/api/openapi-lint.test.ts
+  test/admin/staff.test.ts
+  test/admin/sign-in-races.test.ts
+)
+is_alone() {
+  local candidate
+  for candidate in "${alone_files[@]}"; do [ "$candidate" = "$1" ] && return 0; done
+  return 1
+}
 # The browser, benchmark and drill tests exercise the page, the bench and the drills, not the
 # store (the bench and drills pick their own databases): one pass is enough.
-store_files=()
+in_store_pass() {
+  case "$1" in test/browser/*|test/bench/*|test/drill/*) return 1 ;; *) return 0 ;; esac
+}
+sqlite_together=() sqlite_alone=() pg_together=() pg_alone=()
 for file in "${files[@]}"; do
-  case "$file" in test/browser/*|test/bench/*|test/drill/*) ;; *) store_files+=("$file") ;; esac
+  if is_alone "$file"; then
+    sqlite_alone+=("$file")
+    if in_store_pass "$file"; then pg_alone+=("$file"); fi
+  else
+    sqlite_together+=("$file")
+    if in_store_pass "$file"; then pg_together+=("$file"); fi
+  fi
 done
 
-# A test that hangs fails after 5 minutes instead of holding the run until CI gives up.
+concurrency=${TOURDESK_TEST_CONCURRENCY:-2}
+started_ms=$(date +%s%3N)
+mkdir -p test-output
+results=test-output/test-results.jsonl
+: > "$results"
+
+# run_suite LABEL CONCURRENCY FILE...: one `node --test`, spec output and the timings record.
+# A test that hangs fails after 15 minutes instead of holding the run until CI gives up. Node 20
+# times each whole file by the same limit, and on a machine loaded by other work the files
+# with the most tests took over 5 minutes beside others (test/api/availability.test.ts on
+# PostgreSQL: 24 tests, each on freshly migrated schema).
 run_suite() {
-  node --import tsx --test --test-timeout=300000 --test-reporter=spec "$@"
+  local label=$1 jobs=$2
+  shift 2
+  [ $# -gt 0 ] || return 0
+  TOURDESK_TEST_LABEL="$label" TOURDESK_TEST_RESULTS="$results" \
+    node --import tsx --test --test-concurrency="$jobs" --test-timeout=900000 \
+      --test-reporter=spec --test-reporter-destination=stdout \
+      --test-reporter=./scripts/test-timings-reporter.mjs --test-reporter-destination=stdout "$@"
 }
 
-echo "== tourdesk test suite on SQLite"
-sqlite_status=0
-run_suite "${files[@]}" || sqlite_status=$?
-
-pg_status=0
+pg_url=""
 if pg_url=$(node --import tsx scripts/pg-test-database.ts create); then
   # Dropped however the run ends, so an interrupted run leaves no database behind.
   trap 'node --import tsx scripts/pg-test-database.ts drop "$pg_url" || true' EXIT
-  echo "== tourdesk test suite on PostgreSQL ($pg_url)"
-  TEST_DATABASE_URL="$pg_url" run_suite "${store_files[@]}" || pg_status=$?
 elif [ "${CI:-}" = "true" ]; then
   echo "PostgreSQL is not reachable and CI=true: the PostgreSQL suite cannot run" >&2
-  pg_status=1
+  pg_url=""
+  pg_missing=1
 else
   echo "== SKIPPED the PostgreSQL suite: PostgreSQL is not reachable (set TOURDESK_TEST_PG_URL or start it)"
+  pg_url=""
 fi
 
+sqlite_status=0
+pg_status=${pg_missing:-0}
+# The PostgreSQL pass of the side-by-side group writes to a log, printed once the SQLite
+# pass is done, so the two passes' lines do not interleave.
+pg_log=test-output/test-postgres.log
+pg_pid=""
+if [ -n "$pg_url" ]; then
+  TEST_DATABASE_URL="$pg_url" run_suite postgres "$concurrency" "${pg_together[@]}" > "$pg_log" 2>&1 &
+  pg_pid=$!
+fi
+echo "== tourdesk test suite on SQLite: ${#sqlite_together[@]} files, $concurrency at a time (PostgreSQL's beside it)"
+run_suite sqlite "$concurrency" "${sqlite_together[@]}" || sqlite_status=$?
+if [ -n "$pg_pid" ]; then
+  wait "$pg_pid" || pg_status=$?
+  echo "== tourdesk test suite on PostgreSQL ($pg_url): ${#pg_together[@]} files, $concurrency at a time"
+  cat "$pg_log"
+fi
+
+echo "== tourdesk test suite, files that run alone, on SQLite: ${#sqlite_alone[@]} files"
+run_suite "sqlite, alone" 1 "${sqlite_alone[@]}" || sqlite_status=$?
+if [ -n "$pg_url" ]; then
+  echo "== tourdesk test suite, files that run alone, on PostgreSQL: ${#pg_alone[@]} files"
+  TEST_DATABASE_URL="$pg_url" run_suite "postgres, alone" 1 "${pg_alone[@]}" || pg_status=$?
+fi
+
+node scripts/test-summary.mjs "$results" "$started_ms"
 echo "== SQLite suite: $([ $sqlite_status -eq 0 ] && echo passed || echo FAILED); PostgreSQL suite: $([ $pg_status -eq 0 ] && echo passed || echo FAILED)"
 [ $sqlite_status -eq 0 ] && [ $pg_status -eq 0 ]

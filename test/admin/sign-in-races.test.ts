@@ -22,7 +22,7 @@ const count = (statuses: number[], status: number) => statuses.filter((s) => s =
 test(`${WRONG} concurrent wrong passwords: five are checked (401), the rest refused (429), and then the right one is refused too`, async (t) => {
   const { attempt } = await setting(t)
   const statuses = await Promise.all(Array.from({ length: WRONG }, (_, i) => attempt(`wrong password ${i}`)))
-  assert.deepEqual({ checked: count(statuses, 401), refused: count(statuses, 429) }, { checked: 5, refused: WRONG - 5 })
+  assert.deepEqual({ checked: count(statuses, 401), refused: count(statuses, 429) }, { checked: 5, refused: WRONG - 5 }, `statuses: ${statuses.join(' ')}`)
   assert.equal(await attempt(STAFF_PASSWORD), 429, 'the email is locked')
 })
 
