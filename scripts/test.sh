@@ -23,13 +23,17 @@ fi
 
 # Run alone: each of these times something against a bound (shutdown, propagation,
 # fail-fast, sign-in timing, the linters' two minutes, 60 sign-ins at once each getting a
-# pooled connection within the pool's wait) or starts several processes that must meet one.
-# Side by side on a loaded machine the linters and the 60 sign-ins missed their bounds.
+# pooled connection within the pool's wait) or starts several server processes or a browser
+# that must meet one. Side by side on a machine loaded by other work, the linters, the 60
+# sign-ins, the three-node email test and the browser tests' server starts missed theirs.
 alone_files=(
   test/scale/*.test.ts
   test/concurrency/*.test.ts
   test/bench/*.test.ts
   test/drill/*.test.ts
+  test/browser/*.test.ts
+  test/email/multi-node.test.ts
+  test/webhooks/multi-node.test.ts
   test/webhooks/shutdown.test.ts
   test/api/openapi-lint.test.ts
   test/admin/staff.test.ts

@@ -22,7 +22,9 @@ export async function runCli(args: string[], options: { env: Record<string, stri
   child.stdout.on('data', (chunk: Buffer) => { stdout += chunk })
   child.stderr.on('data', (chunk: Buffer) => { stderr += chunk })
   child.stdin.end(options.stdin ?? '')
-  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000)
+  // A guard against a command that hangs: on a machine loaded by other work, with test files
+  // running side by side, a command that loads the whole of src/ through tsx took over 30 s.
+  const timer = setTimeout(() => child.kill('SIGKILL'), 120_000)
   const [code] = await once(child, 'close') as [number | null]
   clearTimeout(timer)
   return { code, stdout, stderr }
