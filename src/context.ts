@@ -19,6 +19,7 @@ import { guestForms, type GuestForms } from './services/guest-forms.ts'
 import { privacyRequests, type PrivacyRequests } from './services/privacy-requests.ts'
 import { staffSetupLinks, type StaffSetupLinks } from './services/setup-links.ts'
 import { staffAuth, type StaffAuth } from './services/staff-auth.ts'
+import { emailActionLinks, type EmailActionLinks } from './notify/email-action-links.ts'
 import { confirmationResend, type ConfirmationResend } from './notify/confirmation-resend.ts'
 import { emailOutbox, type EmailOutbox, type EmailSettings } from './notify/email-outbox.ts'
 import { emailSending, type EmailSending } from './notify/email-sending.ts'
@@ -64,6 +65,8 @@ export interface AppContext {
   forms: GuestForms
   /** Emails made from events, reminders and warnings. */
   emails: EmailOutbox
+  /** The confirm and decline links of the operator's new-request email (src/web/email-action-page.ts). */
+  emailActionLinks: EmailActionLinks
   /** A confirmed booking's confirmation sent again (operator API). */
   confirmationResend: ConfirmationResend
   /** null without SMTP_URL: messages are kept as not_sent. */
@@ -134,6 +137,7 @@ export async function openContext(options: ContextOptions): Promise<AppContext> 
     const emailSettings: EmailSettings = { smtpUrl: options.email?.smtpUrl ?? null, publicUrl: options.email?.publicUrl ?? 'http://127.0.0.1:3000', smtpTls: options.email?.smtpTls }
     const emails = emailOutbox(store, catalogs, secret, emailSettings)
     const sending = emailSettings.smtpUrl === null ? null : emailSending(store, catalogs, emailSettings.smtpUrl, emailSettings, log)
+    const staff = staffAuth(store, secret)
     const context: AppContext = {
       store,
       clock: options.clock,
@@ -150,7 +154,7 @@ export async function openContext(options: ContextOptions): Promise<AppContext> 
       bookings: bookingService(store, minimum),
       operatorBookings: operatorBookingService(store, minimum),
       departures: departureService(store),
-      staff: staffAuth(store, secret),
+      staff,
       setupLinks: staffSetupLinks(store),
       passwordResets: passwordResets(store, emails, emailSettings),
       privacy: privacyRequests(store, secret),
@@ -160,6 +164,7 @@ export async function openContext(options: ContextOptions): Promise<AppContext> 
       scheduler,
       emails,
       forms: guestForms(store, emails),
+      emailActionLinks: emailActionLinks(store, staff),
       confirmationResend: confirmationResend(store, emails),
       emailSending: sending,
       emailSettings,

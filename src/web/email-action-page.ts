@@ -1,10 +1,8 @@
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import { Temporal } from 'temporal-polyfill'
 import { ApiError } from '../errors/api-error.ts'
-import { toStoredInstant } from '../domain/instant-format.ts'
 import { escapeHtml } from '../domain/html-escape.ts'
 import { bookingFacts } from '../notify/email-messages.ts'
-import { hashActionToken } from '../notify/email-projection.ts'
 import { backOfficePaths } from '../domain/links.ts'
 
 /** No script at all, and a form that may post only back to this page. */
@@ -37,14 +35,8 @@ export async function emailActionRoutes(app: FastifyInstance): Promise<void> {
 
   async function linkOf(prefix: string, token: string) {
     const catalog = app.tourdesk.catalogs.get(prefix)
-    if (!catalog || !/^[A-Za-z0-9_-]{20,100}$/.test(token)) return null
-    const hash = hashActionToken(token)
-    const link = await app.tourdesk.store.read(() => app.tourdesk.store.emails.actionLink(catalog.instance.ref, hash))
-    if (!link) return null
-    const actor = await app.tourdesk.staff.emailLinkActor(catalog.instance.ref, link.recipient, catalog.instance.operator_emails ?? [])
-    if (!actor) return null
-    const booking = await app.tourdesk.store.read(() => app.tourdesk.store.bookings.byId(catalog.instance.ref, link.booking_id))
-    return booking ? { catalog, link, hash, booking, actor } : null
+    const found = catalog ? await app.tourdesk.emailActionLinks.find(catalog, token) : null
+    return catalog && found ? { catalog, ...found } : null
   }
 
   const unusable = (reply: FastifyReply) => page(reply, 404, 'This link does not work',
@@ -75,8 +67,8 @@ export async function emailActionRoutes(app: FastifyInstance): Promise<void> {
     const found = await linkOf(request.params.instance, request.params.token)
     const now = app.tourdesk.clock.now()
     if (!found) return unusable(reply)
-    const { catalog, link, hash, actor } = found
-    if (!(await app.tourdesk.store.write(() => app.tourdesk.store.emails.useActionLink(catalog.instance.ref, hash, toStoredInstant(now))))) return unusable(reply)
+    const { catalog, link, actor } = found
+    if (!(await app.tourdesk.emailActionLinks.spend(catalog, request.params.token, now))) return unusable(reply)
     const ctx = { catalog, now, actor, requestId: request.id, ifMatch: null }
     const reason = typeof request.body?.reason === 'string' ? request.body.reason.slice(0, 500) : undefined
     try {
