@@ -237,15 +237,16 @@ describe('the back office catalog in Chromium', { skip: browserSkipReason(), tim
     await office.close()
   })
 
-  test('staff, who may not manage the catalog, see no Catalog link, and its address is not found', async () => {
+  test('staff, who may not manage the catalog, see no Catalog link, and its address tells them it is for managers', async () => {
     const office = await officePage()
     const { page } = office
     await signInAs(page, 'staff')
     assert.equal(await page.getByRole('link', { name: 'Catalog' }).count(), 0)
     await page.goto(officeUrl('catalog'))
-    await page.getByRole('heading', { level: 1, name: 'Nothing here' }).waitFor()
+    await page.getByRole('heading', { level: 1, name: 'No access to Catalog' }).waitFor()
     await page.goto(officeUrl('catalog/tours/alfama-walk'))
-    await page.getByRole('heading', { level: 1, name: 'Nothing here' }).waitFor()
+    await page.getByRole('heading', { level: 1, name: 'No access to Catalog' }).waitFor()
+    assert.match(await page.textContent('main') ?? '', /Catalog is open to managers/)
     assert.equal(await page.locator('form').count(), 0)
     assert.deepEqual(office.faults, [])
     assert.deepEqual(office.consoleErrors, [])
