@@ -22,6 +22,7 @@ import { answerRouterError, registerRoutingErrors } from './http/method-not-allo
 import { collectInstanceRoutes, INSTANCE_ROUTE_PREFIX } from './http/openapi.ts'
 import { loggedRequest } from './http/logged-url.ts'
 import { processPipelinedInOrder } from './http/pipelining.ts'
+import { closeUnusedConnectionsOnClose } from './http/unused-connections.ts'
 import { handleError } from './http/problem.ts'
 import { databaseReadiness } from './http/readiness.ts'
 import { addCorsHeaders, addSecurityHeaders } from './http/security-headers.ts'
@@ -102,6 +103,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}) {
     done()
   })
   processPipelinedInOrder(app)
+  closeUnusedConnectionsOnClose(app)
   app.addHook('onRequest', rejectMissingHost)
   app.addHook('onSend', (_request, reply, _payload, done) => {
     addSecurityHeaders(reply)
