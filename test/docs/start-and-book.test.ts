@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { test } from 'node:test'
 import { promisify } from 'node:util'
@@ -27,6 +27,8 @@ function startArguments(bundle: string): string[] {
 }
 
 test("npm start's bundle starts and takes a booking through the README's curl walk-through, then stops cleanly", { timeout: 180_000 }, async (t) => {
+  // Inside the project, so the bundle finds node_modules; test-output/ is not in a fresh clone.
+  mkdirSync(join(PROJECT_ROOT, 'test-output'), { recursive: true })
   const workDir = mkdtempSync(join(PROJECT_ROOT, 'test-output', 'start-and-book-'))
   t.after(() => rmSync(workDir, { recursive: true, force: true }))
   const bundle = join(workDir, 'server.js')
