@@ -4,7 +4,7 @@ import { formatStoredInZone } from '../domain/instant-format.ts'
 import type { Booking, BookingFields } from '../schemas/booking.ts'
 import { guestCancellationOf } from '../services/bookings.ts'
 import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
-import { addonLinesOf, type BookingRecord } from '../domain/booking.ts'
+import { addonLinesOf, unitLinesOf, type BookingRecord } from '../domain/booking.ts'
 
 /** The fields of a stored booking that the guest's record and the operator's share. */
 export function bookingView(row: BookingRecord, catalog: InstanceCatalog): BookingFields {
@@ -21,6 +21,8 @@ export function bookingView(row: BookingRecord, catalog: InstanceCatalog): Booki
     end: at(row.end_at),
     timezone: timeZone,
     party: row.party,
+    seats: row.seats,
+    units: unitLinesOf(row),
     addons: addonLinesOf(row),
     promo_code: row.promo_code,
     referral_code: row.referral_code,

@@ -2,6 +2,7 @@ import type { Instance } from './catalog-file.ts'
 import { jsonEqual } from '../domain/json-equal.ts'
 import { buildSearchIndex, reviseSearchIndex, type SearchRevision, type TourSearchIndex } from '../domain/tour-search.ts'
 import { DEFAULT_RATE_LIMITS, type RateLimitPolicies } from '../domain/token-bucket.ts'
+import { unitsOf } from '../domain/units.ts'
 import type { CatalogTour } from '../schemas/catalog.ts'
 import type { Tour } from '../schemas/tour.ts'
 
@@ -41,6 +42,7 @@ export function tourRecord(instance: Instance, tour: CatalogTour): Tour {
     languages: tour.languages,
     tags: tour.tags,
     price: money(tour.price),
+    units: unitsOf(tour).map((unit) => ({ ...unit, price: money(unit.price) })),
     party: tour.party,
     capacity: tour.capacity,
     cutoff_minutes: tour.cutoff_minutes,

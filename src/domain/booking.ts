@@ -4,6 +4,7 @@ import type { BookingStatus } from '../schemas/booking-status.ts'
 import type { CatalogPolicy, CatalogTour } from '../schemas/catalog.ts'
 import type { BookingPolicy } from './cancellation.ts'
 import type { AddonLine } from './pricing.ts'
+import type { UnitLine } from './units.ts'
 import { departureAt } from './departure-at.ts'
 import { findDeparture, type Departure } from './schedule.ts'
 import { isPastCutoffMs } from './slot-status.ts'
@@ -22,7 +23,12 @@ export interface BookingRecord {
   tour_id: string
   start_at: string
   end_at: string
+  /** The people it counts (src/domain/units.ts). */
   party: number
+  /** The seats it takes of the departure's capacity: Σ quantity × seats of its units. */
+  seats: number
+  /** JSON of the unit lines ({id, type, name, quantity, amount}[]): unitLinesOf. */
+  units: string
   status: BookingStatus
   /** 1 when a spam decoy quarantined it: it takes no seat, makes no event, is not emailed. */
   quarantined: number
@@ -59,6 +65,9 @@ export interface BookingRecord {
   /** 1 when the operator waived the cancellation fee, 0 when not, null unless cancelled by the operator. */
   fee_waived: number | null
 }
+
+/** The booking's unit lines, as kept when it was made or last priced. */
+export const unitLinesOf = (booking: Pick<BookingRecord, 'units'>): UnitLine[] => JSON.parse(booking.units)
 
 /** The booking's add-on lines. */
 export const addonLinesOf = (booking: Pick<BookingRecord, 'addons'>): AddonLine[] => JSON.parse(booking.addons)

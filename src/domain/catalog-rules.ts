@@ -1,5 +1,5 @@
 import { Temporal } from 'temporal-polyfill'
-import type { CatalogInstance } from '../schemas/catalog.ts'
+import type { CatalogInstance, CatalogTour, CatalogUnit } from '../schemas/catalog.ts'
 import { DECOY_FIELD_NAMES } from '../schemas/decoy-fields.ts'
 
 /** A catalog rule an instance breaks, named by its path in the catalog file (`tours[2].party.max`). */
@@ -55,6 +55,7 @@ export function catalogIssues(instance: CatalogInstance, others: OtherTours = NO
     tour.schedule.forEach((rule, r) => {
       if (rule.from > rule.until) issue(`${at}.schedule[${r}].from`, 'is after until')
     })
+    if (tour.units !== undefined) issues.push(...unitIssues(tour, tour.units, at))
     const addonIds = new Set<string>()
     tour.addons.forEach((addon, a) => {
       if (addonIds.has(addon.id)) issue(`${at}.addons[${a}].id`, `"${addon.id}" is used twice`)
@@ -73,6 +74,31 @@ export function catalogIssues(instance: CatalogInstance, others: OtherTours = NO
       if (!tourIds.has(id) && !others.ids.has(id)) issue(`${at}.tour_ids`, `names unknown tour "${id}"`)
     }
   })
+  return issues
+}
+
+/** The rules of a tour's units (docs/units.md): ids unique, accompanied_by naming others of the tour, min ≤ max, a default first unit. */
+function unitIssues(tour: CatalogTour, units: readonly CatalogUnit[], at: string): CatalogIssue[] {
+  const issues: CatalogIssue[] = []
+  const ids = new Set(units.map((unit) => unit.id))
+  const seen = new Set<string>()
+  units.forEach((unit, u) => {
+    const here = `${at}.units[${u}]`
+    if (seen.has(unit.id)) issues.push({ field: `${here}.id`, message: `"${unit.id}" is used twice` })
+    seen.add(unit.id)
+    if (unit.min_age !== undefined && unit.max_age !== undefined && unit.min_age > unit.max_age) issues.push({ field: `${here}.min_age`, message: 'is above max_age' })
+    if (unit.max_quantity !== undefined && (unit.min_quantity ?? 1) > unit.max_quantity) issues.push({ field: `${here}.min_quantity`, message: 'is above max_quantity' })
+    for (const other of unit.accompanied_by ?? []) {
+      if (other === unit.id) issues.push({ field: `${here}.accompanied_by`, message: 'names the unit itself' })
+      else if (!ids.has(other)) issues.push({ field: `${here}.accompanied_by`, message: `names unknown unit "${other}"` })
+    }
+  })
+  const [first] = units
+  // A party given without units is that many of the first unit (src/domain/units.ts): it must be one person on one seat, bookable alone.
+  if ((first.seats ?? 1) !== 1) issues.push({ field: `${at}.units[0].seats`, message: 'must be 1: the first unit is the default one, one person on one seat' })
+  if ((first.pax ?? 1) !== 1) issues.push({ field: `${at}.units[0].pax`, message: 'must be 1: the first unit is the default one, one person on one seat' })
+  if ((first.accompanied_by ?? []).length > 0) issues.push({ field: `${at}.units[0].accompanied_by`, message: 'must be empty: the first unit is booked on its own' })
+  if (first.price !== tour.price) issues.push({ field: `${at}.price`, message: `must be the first unit's price, ${first.price}: it is the price guests see first` })
   return issues
 }
 

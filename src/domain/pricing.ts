@@ -1,5 +1,6 @@
 import { ApiError } from '../errors/api-error.ts'
 import type { CatalogAddon, CatalogPromoCode, CatalogTour } from '../schemas/catalog.ts'
+import type { UnitMix } from './units.ts'
 
 export interface AddonLine {
   id: string
@@ -38,20 +39,20 @@ function requirePerPersonWithinParty(addons: readonly AddonChoice[], party: numb
 }
 
 /**
- * Per-person price times party, plus add-ons at unit price times quantity (for a per-person
+ * The units' prices times their quantities (src/domain/units.ts; a party-only booking is that
+ * many of the tour's first unit, so its per-person price times party), plus add-ons at unit price times quantity (for a per-person
  * add-on the quantity is the number of people who take it, 1 to the party), less the promo
  * discount. A percentage is taken of subtotal plus add-ons and rounded half up to the minor
  * unit; a fixed discount never takes the total below zero. Throws invalid_addon for a
  * per-person quantity above the party.
  */
 export function priceBooking(input: {
-  pricePerPerson: number
-  party: number
+  units: UnitMix
   addons: readonly AddonChoice[]
   promo: Pick<CatalogPromoCode, 'kind' | 'value'> | null
 }): PriceBreakdown {
-  requirePerPersonWithinParty(input.addons, input.party)
-  const subtotal = input.pricePerPerson * input.party
+  requirePerPersonWithinParty(input.addons, input.units.party)
+  const subtotal = input.units.lines.reduce((sum, line) => sum + line.amount, 0)
   const lines = input.addons
     .filter(({ quantity }) => quantity > 0)
     .map(({ addon, quantity }) => ({ id: addon.id, name: addon.name, quantity, amount: addon.price * quantity }))

@@ -4,13 +4,24 @@ import { Instant, Nullable, PartySize, SessionId } from './common.ts'
 import { decoyFields, MarketingFields } from './decoy-fields.ts'
 import { named } from './named.ts'
 import { MeetingPoint } from './tour.ts'
+import { MAX_UNIT_QUANTITY, MAX_UNITS, UnitType } from './unit-type.ts'
 
 export const BookingStatus = named('BookingStatus', Type.Enum(BOOKING_STATUSES))
 
 export const BookingRequest = named('BookingRequest', Type.Object({
   tour_id: Type.String({ minLength: 1, maxLength: 64, pattern: '\\S' }),
   start: Type.String({ format: 'date-time', maxLength: 64, description: 'A scheduled start, as an instant in any offset' }),
-  party: PartySize,
+  party: { ...PartySize, description: 'People in the party; with units, the people they count (Σ quantity × pax)' },
+  units: Type.Optional(Type.Record(
+    Type.String({ minLength: 1, maxLength: 64 }),
+    Type.Integer({ minimum: 0, maximum: MAX_UNIT_QUANTITY }),
+    {
+      maxProperties: MAX_UNITS,
+      description: "Unit id to quantity, e.g. {\"adult\": 2, \"child\": 1}; 0 books none. Without it the party is that many of the tour's first unit. "
+        + 'An id the tour has not is 422 invalid_unit; a quantity outside the unit\'s bounds, or a unit booked without one of its accompanied_by, 422 unit_not_allowed; '
+        + 'a party that is not the people the units count, 422 party_mismatch',
+    },
+  )),
   session: Type.Optional(SessionId),
   addons: Type.Optional(Type.Record(
     Type.String({ pattern: '^[a-z0-9][a-z0-9-]{0,63}$' }),
@@ -41,7 +52,7 @@ export type CheckoutRequest = Static<typeof CheckoutRequest>
 
 export const BookingPrice = named('BookingPrice', Type.Object({
   currency: Type.String(),
-  subtotal: Type.Integer({ description: 'Per-person price times party' }),
+  subtotal: Type.Integer({ description: 'The units\' amounts: Σ quantity × unit price (per-person price times party for a tour without units)' }),
   addons: Type.Integer(),
   discount: Type.Integer(),
   total: Type.Integer({ description: 'What the booking was priced at; what is owed is due_on_arrival (or a cancellation fee)' }),
@@ -61,7 +72,15 @@ export const BookingFields = Type.Object({
   start: Instant,
   end: Instant,
   timezone: Type.String(),
-  party: Type.Integer(),
+  party: Type.Integer({ description: 'People: what the tour\'s party bounds, per-person add-ons and the minimum to run count' }),
+  seats: Type.Integer({ description: "Seats it takes of the departure's capacity: Σ quantity × seats of its units (an infant on a lap takes none)" }),
+  units: Type.Array(Type.Object({
+    id: Type.String(),
+    type: UnitType,
+    name: Type.String(),
+    quantity: Type.Integer({ minimum: 1 }),
+    amount: Type.Integer({ description: 'Unit price times quantity, as priced when the booking was made or last changed' }),
+  }), { description: 'The units booked, in the tour\'s order; a booking made without units is its party of the tour\'s first unit' }),
   addons: Type.Array(Type.Object({
     id: Type.String(),
     name: Type.String(),
@@ -120,6 +139,8 @@ export const Booking = named('Booking', Type.Object({
     end: '2026-06-02T12:00:00+01:00',
     timezone: 'Europe/Lisbon',
     party: 2,
+    seats: 2,
+    units: [{ id: 'person', type: 'adult', name: 'Person', quantity: 2, amount: 3800 }],
     addons: [
       { id: 'ginjinha-tasting', name: 'Ginjinha tasting', quantity: 2, amount: 700 },
       { id: 'illustrated-map', name: 'Illustrated Alfama map', quantity: 1, amount: 600 },

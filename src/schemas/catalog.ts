@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox'
 import { PartySize } from './common.ts'
 import { named } from './named.ts'
+import { MAX_UNIT_QUANTITY, MAX_UNITS, UNIT_ID_PATTERN, UnitType } from './unit-type.ts'
 
 /** The instance/catalog file an operator writes (TOURDESK_CONFIG). Validated on load. */
 
@@ -30,6 +31,25 @@ export const CatalogAddon = named('CatalogAddon', Type.Object({
   max_quantity: Type.Integer({ minimum: 1, maximum: 1000 }),
 }, { additionalProperties: false }))
 
+const UnitQuantity = (description: string) => Type.Integer({ minimum: 0, maximum: MAX_UNIT_QUANTITY, description })
+const Age = (description: string) => Type.Integer({ minimum: 0, maximum: 120, description })
+
+export const CatalogUnit = named('CatalogUnit', Type.Object({
+  id: Type.String({ pattern: UNIT_ID_PATTERN, maxLength: 40, description: 'Unique in the tour; what a booking\'s units map names' }),
+  type: UnitType,
+  name: Type.String({ minLength: 1, maxLength: 200, description: 'What guests read, e.g. "Child"' }),
+  description: Type.Optional(Type.String({ maxLength: 2000 })),
+  price: Money('for one of it, minor units'),
+  seats: Type.Optional(Type.Integer({ minimum: 0, maximum: 100, description: "What one takes of the departure's capacity (default 1; 0 for a child on a lap)" })),
+  pax: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'How many people one counts (default 1; 4 for a family ticket of four)' })),
+  min_age: Type.Optional(Age('Shown to guests; not checked')),
+  max_age: Type.Optional(Age('Shown to guests; not checked')),
+  min_quantity: Type.Optional(UnitQuantity('The fewest one booking takes when it takes any (default 1)')),
+  max_quantity: Type.Optional(UnitQuantity('The most one booking takes (default: no bound but the party\'s)')),
+  accompanied_by: Type.Optional(Type.Array(Type.String({ pattern: UNIT_ID_PATTERN, maxLength: 40 }), {
+    maxItems: MAX_UNITS, uniqueItems: true, description: 'Units of the tour of which at least one must be booked with this one (a child needs an adult)' })),
+}, { additionalProperties: false }))
+
 export const CatalogTour = named('CatalogTour', Type.Object({
   id: Slug,
   title: Type.String({ minLength: 1, maxLength: 200 }),
@@ -44,7 +64,9 @@ export const CatalogTour = named('CatalogTour', Type.Object({
   }, { additionalProperties: false }),
   languages: Type.Array(Type.String({ pattern: '^[a-z]{2,3}(-[A-Za-z0-9]+)*$', maxLength: 35 }), { minItems: 1, maxItems: 50 }),
   tags: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 50 }),
-  price: Money('per person, minor units'),
+  price: Money('per person, minor units; with units, the first unit\'s price'),
+  units: Type.Optional(Type.Array(CatalogUnit, { minItems: 1, maxItems: MAX_UNITS,
+    description: 'Price categories, in the order guests see them; the first is the default one (one seat, one person). Without units the tour has one, "person", at its price' })),
   party: Type.Object({ min: PartySize, max: PartySize }, { additionalProperties: false }),
   capacity: Type.Integer({ minimum: 1, maximum: 100000 }),
   cutoff_minutes: Type.Integer({ minimum: 0, maximum: 525600, description: 'at most a year' }),
@@ -125,6 +147,7 @@ export const CatalogFile = Type.Object({
 
 export type CatalogTour = Static<typeof CatalogTour>
 export type CatalogAddon = Static<typeof CatalogAddon>
+export type CatalogUnit = Static<typeof CatalogUnit>
 export type CatalogInstance = Static<typeof CatalogInstance>
 export type CatalogPromoCode = Static<typeof CatalogPromoCode>
 export type CatalogPolicy = Static<typeof CatalogPolicy>

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox'
 import { Money, Nullable } from './common.ts'
 import { named } from './named.ts'
+import { UnitType } from './unit-type.ts'
 
 const TOUR_EXAMPLE = {
   id: 'alfama-walk',
@@ -12,6 +13,11 @@ const TOUR_EXAMPLE = {
   languages: ['en', 'pt', 'es'],
   tags: ['walking', 'history', 'viewpoints'],
   price: { amount: 1900, currency: 'EUR' },
+  units: [
+    { id: 'adult', type: 'adult', name: 'Adult', description: '', price: { amount: 1900, currency: 'EUR' }, seats: 1, pax: 1, min_age: 13, max_age: null, min_quantity: 1, max_quantity: null, accompanied_by: [] },
+    { id: 'child', type: 'child', name: 'Child', description: '', price: { amount: 900, currency: 'EUR' }, seats: 1, pax: 1, min_age: 4, max_age: 12, min_quantity: 1, max_quantity: null, accompanied_by: ['adult'] },
+    { id: 'infant', type: 'infant', name: 'Infant', description: 'On a lap, no seat', price: { amount: 0, currency: 'EUR' }, seats: 0, pax: 1, min_age: 0, max_age: 3, min_quantity: 1, max_quantity: 2, accompanied_by: ['adult'] },
+  ],
   party: { min: 1, max: 10 },
   capacity: 16,
   cutoff_minutes: 0,
@@ -35,6 +41,21 @@ export const TourAddon = named('TourAddon', Type.Object({
   max_quantity: Type.Integer({ description: 'The most one booking may order (a per-person add-on also at most the party size)' }),
 }))
 
+export const TourUnit = named('TourUnit', Type.Object({
+  id: Type.String({ description: 'What POST /booking\'s units map names' }),
+  type: UnitType,
+  name: Type.String(),
+  description: Type.String(),
+  price: Money,
+  seats: Type.Integer({ description: "What one takes of a departure's capacity (0: on a lap)" }),
+  pax: Type.Integer({ description: 'How many people one counts (a family ticket counts several)' }),
+  min_age: Nullable(Type.Integer()),
+  max_age: Nullable(Type.Integer()),
+  min_quantity: Type.Integer({ description: 'The fewest one booking takes when it takes any' }),
+  max_quantity: Nullable(Type.Integer({ description: 'The most one booking takes; null: no bound but the party\'s' })),
+  accompanied_by: Type.Array(Type.String(), { description: 'Units of which at least one must be booked with this one' }),
+}, { description: 'A price category. The first is the default: a booking that gives only party is that many of it' }))
+
 export const MeetingPoint = named('MeetingPoint', Type.Object({
   name: Type.String(),
   address: Type.String(),
@@ -52,6 +73,7 @@ export const Tour = named('Tour', Type.Object({
   languages: Type.Array(Type.String()),
   tags: Type.Array(Type.String()),
   price: Money,
+  units: Type.Array(TourUnit, { description: 'Its price categories in the order guests see them; a tour the operator gave none has one, "person", at price' }),
   party: Type.Object({ min: Type.Integer(), max: Type.Integer() }),
   capacity: Type.Integer({ description: 'Seats per departure' }),
   cutoff_minutes: Type.Integer({ description: 'Booking closes this many minutes before start' }),

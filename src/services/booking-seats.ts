@@ -8,7 +8,7 @@ export const departureOf = (row: Pick<BookingRecord, 'instance_id' | 'tour_id' |
 
 /** Seats given back by bookings that held them (quarantined ones never took any). */
 export const seatsFreedBy = (rows: readonly BookingRecord[]): SeatChange[] =>
-  rows.filter((row) => row.quarantined === 0).map((row) => ({ key: departureOf(row), seats: -row.party, capacity: 0 }))
+  rows.filter((row) => row.quarantined === 0).map((row) => ({ key: departureOf(row), seats: -row.seats, capacity: 0 }))
 
 /**
  * Applies seat changes under the capacity rule, or throws insufficient_capacity (rolling the

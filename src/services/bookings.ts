@@ -5,6 +5,7 @@ import { bookableDeparture, policyOf, type BookingRecord } from '../domain/booki
 import { toStoredInstant } from '../domain/instant-format.ts'
 import { bookingSessionExpiry } from '../domain/session-lifetime.ts'
 import { priceBooking, requireAddons } from '../domain/pricing.ts'
+import { unitMix } from '../domain/units.ts'
 import { ApiError } from '../errors/api-error.ts'
 import { LIVE, LIVE_CHECKED_OUT, SHOWN_TO_GUEST, type BookingStatus } from '../schemas/booking-status.ts'
 import type { BookingRequest } from '../schemas/booking.ts'
@@ -128,12 +129,13 @@ export function bookingService(store: Store, minimum: DepartureMinimum) {
       const instance = catalog.instance
       const { catalog: tour } = requireOfferedTour(catalog, request.tour_id)
       const departure = await requireDeparture(ctx, tour, request.start, store.departures)
-      requirePartyInRange(tour.party, request.party)
+      const units = unitMix(tour, request)
+      requirePartyInRange(tour.party, units.party)
       const addons = requireAddons(tour, request.addons ?? {})
       const promoCode = request.promo_code?.trim() ? request.promo_code.trim().toUpperCase() : null
       const promo = promoCode === null ? null
         : requireUsablePromo(catalog, promoCode, tour.id, ctx.now, await promoRedemptions.uses(instance.ref, promoCode))
-      const price = priceBooking({ pricePerPerson: tour.price, party: request.party, addons, promo })
+      const price = priceBooking({ units, addons, promo })
 
       const now = toStoredInstant(ctx.now)
       const row: BookingRecord = {
@@ -143,7 +145,9 @@ export function bookingService(store: Store, minimum: DepartureMinimum) {
         tour_id: tour.id,
         start_at: toStoredInstant(departure.start),
         end_at: toStoredInstant(departure.end),
-        party: request.party,
+        party: units.party,
+        seats: units.seats,
+        units: JSON.stringify(units.lines),
         status: 'held',
         quarantined: quarantined ? 1 : 0,
         addons: JSON.stringify(price.lines),
@@ -182,7 +186,7 @@ export function bookingService(store: Store, minimum: DepartureMinimum) {
         // The session's current hold is replaced: expired if its time had run out, else released.
         const replaced = yield* bookings.transition(instance.ref, { session: ctx.sessionId }, 'held', { lapsedBy: now, lapsed: 'expired', live: 'released' }, now)
         const seats = seatsFreedBy(replaced)
-        if (!quarantined) seats.push({ key: departureOf(row), seats: request.party, capacity: tour.capacity })
+        if (!quarantined) seats.push({ key: departureOf(row), seats: units.seats, capacity: tour.capacity })
         yield* takeSeatsOrRefuse(bookings, instance.ref, seats, now)
         yield* bookings.insert(row)
         if (record) yield* record(row)

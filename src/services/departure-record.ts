@@ -34,9 +34,9 @@ export function countSeats(bookings: readonly BookingRecord[], now: string): Sea
   const seats = { ...NO_SEATS }
   for (const b of bookings) {
     if (b.status === 'held') {
-      if (b.hold_expires_at! > now) seats.held += b.party
+      if (b.hold_expires_at! > now) seats.held += b.seats
     } else if (b.status in seats) {
-      seats[b.status as keyof SeatCounts] += b.party
+      seats[b.status as keyof SeatCounts] += b.seats
     }
   }
   return seats

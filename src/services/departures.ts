@@ -71,7 +71,7 @@ export function departureService(store: Store) {
 
   /** Gives back the seats of bookings that left a seat-taking status (quarantined ones never took any). */
   function* freeSeats(key: DepartureKey, rows: readonly BookingRecord[]): Plan<void> {
-    const seats = rows.filter((row) => row.quarantined === 0).reduce((sum, row) => sum + row.party, 0)
+    const seats = rows.filter((row) => row.quarantined === 0).reduce((sum, row) => sum + row.seats, 0)
     if (seats > 0) yield* bookings.changeSeats([{ key, seats: -seats, capacity: 0 }])
   }
 

@@ -4,6 +4,7 @@ import { bookingPolicyOf, cancellableUntil } from '../domain/cancellation.ts'
 import { addonLinesOf, bookableDeparture, policyOf, type BookingRecord } from '../domain/booking.ts'
 import { toStoredInstant } from '../domain/instant-format.ts'
 import { priceBooking, requireAddons } from '../domain/pricing.ts'
+import { unitMix } from '../domain/units.ts'
 import type { Departure } from '../domain/schedule.ts'
 import { ApiError, type FieldError } from '../errors/api-error.ts'
 import type { BookingChange, StaffBookingRequest } from '../schemas/admin/booking.ts'
@@ -89,13 +90,17 @@ export function operatorBookingChanges(store: Store, plans: OperatorBookingPlans
       set('end_at', toStoredInstant(departure.end))
       set('cancellable_until', toStoredInstant(cancellableUntil(policyOf(row, catalog.instance.cancellation_policy), departure.start)))
     }
-    const party = input.party ?? row.party
+    // Until PATCH takes units (issue 27), a resize is that many of the tour's first unit.
+    const units = unitMix(tour, { party: input.party ?? row.party })
+    const party = units.party
     requirePartyInRange(tour.party, party)
     const addons = requireAddons(tour, input.addons ?? addonQuantitiesOf(row))
     const promo = row.promo_code === null ? undefined : catalog.instance.promo_codes.find((p) => p.code === row.promo_code)
     const promoApplies = promo !== undefined && (!promo.tour_ids || promo.tour_ids.includes(tour.id))
-    const price = priceBooking({ pricePerPerson: tour.price, party, addons, promo: promoApplies ? promo : null })
+    const price = priceBooking({ units, addons, promo: promoApplies ? promo : null })
     set('party', party)
+    set('seats', units.seats)
+    set('units', JSON.stringify(units.lines))
     set('addons', JSON.stringify(price.lines))
     set('promo_code', promoApplies ? row.promo_code : null)
     set('subtotal', price.subtotal)
@@ -137,11 +142,11 @@ export function operatorBookingChanges(store: Store, plans: OperatorBookingPlans
         if (moves && row.quarantined === 0) {
           const from = departureOf(row)
           const to = departureOf({ ...row, ...changes })
-          const party = changes.party ?? row.party
+          const seats = changes.seats ?? row.seats
           const capacity = catalog.tourById.get(to.tour_id)?.catalog.capacity ?? 0
           yield* takeSeatsOrRefuse(bookings, instanceId, sameDeparture(from, to)
-            ? [{ key: to, seats: party - row.party, capacity }]
-            : [{ key: to, seats: party, capacity }, { key: from, seats: -row.party, capacity: 0 }], toStoredInstant(now))
+            ? [{ key: to, seats: seats - row.seats, capacity }]
+            : [{ key: to, seats, capacity }, { key: from, seats: -row.seats, capacity: 0 }], toStoredInstant(now))
           if (row.promo_code && changes.promo_code === null) yield* promoRedemptions.release(instanceId, row.promo_code)
         }
         const at = toStoredInstant(now)
@@ -165,12 +170,13 @@ export function operatorBookingChanges(store: Store, plans: OperatorBookingPlans
       const instance = catalog.instance
       const { catalog: tour } = requireTour(catalog, input.tour_id)
       const start = Temporal.Instant.from(input.start)
-      requirePartyInRange(tour.party, input.party)
+      const units = unitMix(tour, { party: input.party })
+      requirePartyInRange(tour.party, units.party)
       const addons = requireAddons(tour, input.addons ?? {})
       const promoCode = input.promo_code?.trim() ? input.promo_code.trim().toUpperCase() : null
       const promo = promoCode === null ? null
         : requireUsablePromo(catalog, promoCode, tour.id, now, await promoRedemptions.uses(instance.ref, promoCode))
-      const price = priceBooking({ pricePerPerson: tour.price, party: input.party, addons, promo })
+      const price = priceBooking({ units, addons, promo })
       const contact = { name: input.contact.name.trim(), email: input.contact.email?.trim() ?? null, phone: contactPhone(input.contact.phone, instance.phone_region) }
       requireReachable(contact)
       if (input.notify_guest === true && contact.email === null) {
@@ -192,7 +198,9 @@ export function operatorBookingChanges(store: Store, plans: OperatorBookingPlans
           tour_id: tour.id,
           start_at: toStoredInstant(departure.start),
           end_at: toStoredInstant(departure.end),
-          party: input.party,
+          party: units.party,
+          seats: units.seats,
+          units: JSON.stringify(units.lines),
           status: input.status ?? 'confirmed',
           quarantined: 0,
           addons: JSON.stringify(price.lines),
@@ -227,7 +235,7 @@ export function operatorBookingChanges(store: Store, plans: OperatorBookingPlans
         if (promo && !(yield* promoRedemptions.redeem(instance.ref, promo.code, promo.max_uses ?? null))) {
           throw new ApiError('invalid_promo_code', 'This promo code has been used up', { errors: [{ field: 'promo_code', message: 'has no uses left' }] })
         }
-        yield* takeSeatsOrRefuse(bookings, instance.ref, [{ key: departureOf(row), seats: row.party, capacity: tour.capacity }], at)
+        yield* takeSeatsOrRefuse(bookings, instance.ref, [{ key: departureOf(row), seats: row.seats, capacity: tour.capacity }], at)
         yield* bookings.insert(row, { notifyGuest: input.notify_guest ?? false })
         yield* minimum.reportIfReached(catalog, departureOf(row), row.party, at, true)
         yield* audit.record({
@@ -259,7 +267,7 @@ export function operatorBookingChanges(store: Store, plans: OperatorBookingPlans
           }
         }
         const capacity = ctx.catalog.tourById.get(row.tour_id)?.catalog.capacity ?? 0
-        yield* takeSeatsOrRefuse(bookings, instanceId, [{ key: departureOf(row), seats: row.party, capacity }], at)
+        yield* takeSeatsOrRefuse(bookings, instanceId, [{ key: departureOf(row), seats: row.seats, capacity }], at)
         const released = (yield* reads.update(instanceId, row.id, { quarantined: 0 }, at))!
         yield* minimum.reportIfReached(ctx.catalog, departureOf(released), released.party, at, true)
         yield* audit.record({

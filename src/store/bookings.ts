@@ -42,7 +42,7 @@ export interface SeatChange {
 /** When a take does not fit: why, and the changes not applied (that take and the ones after it). */
 export type SeatChangeOutcome = { ok: true } | { ok: false, key: DepartureKey, remaining: number, closed: boolean, pending: SeatChange[] }
 
-const BOOKING_COLUMNS = ['id', 'instance_id', 'session_id', 'tour_id', 'start_at', 'end_at', 'party', 'status', 'quarantined', 'addons',
+const BOOKING_COLUMNS = ['id', 'instance_id', 'session_id', 'tour_id', 'start_at', 'end_at', 'party', 'seats', 'units', 'status', 'quarantined', 'addons',
   'promo_code', 'referral_code', 'currency', 'subtotal', 'addons_total', 'discount', 'total', 'hold_expires_at', 'code', 'contact_name',
   'contact_email', 'contact_phone', 'cancellable_until', 'cancellation_fee_percent', 'cancellation_fee', 'cancelled_at', 'created_at',
   'updated_at', 'version', 'channel', 'policy', 'checked_in_at', 'internal_note', 'decline_reason', 'cancelled_by', 'cancellation_reason',
@@ -87,7 +87,7 @@ export function* reportTransitions(from: BookingStatus | null, rows: readonly Bo
 
 /**
  * Bookings and the per-departure seat counter. `departures.seats_taken` is the sum of the
- * parties of the departure's bookings in a SEATED status (held, requested, confirmed,
+ * seats (not the parties: src/domain/units.ts) of the departure's bookings in a SEATED status (held, requested, confirmed,
  * completed, no_show; quarantined ones excluded); it only changes in the same transaction
  * as the booking that moves it.
  */

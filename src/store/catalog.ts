@@ -251,6 +251,7 @@ export function catalogRepository({ dialect }: Database) {
         tags: JSON.stringify(tour.tags), price: tour.price, party_min: tour.party.min, party_max: tour.party.max, capacity: tour.capacity,
         cutoff_minutes: tour.cutoff_minutes, confirmation: tour.confirmation, blackouts: JSON.stringify(tour.blackouts), archived: tour.archived ? 1 : 0,
         min_participants: tour.min_participants ?? null, min_participants_deadline_hours: tour.min_participants_deadline_hours ?? null,
+        units: tour.units === undefined ? null : JSON.stringify(tour.units),
       }
       const columns = Object.keys(row)
       yield* statement(
@@ -310,6 +311,7 @@ function tourOf(t: any, rules: readonly any[], addons: readonly any[]): CatalogT
     languages: parse(t.languages),
     tags: parse(t.tags),
     price: Number(t.price),
+    ...(t.units === null || t.units === undefined ? {} : { units: parse(t.units) }),
     party: { min: Number(t.party_min), max: Number(t.party_max) },
     capacity: Number(t.capacity),
     cutoff_minutes: Number(t.cutoff_minutes),

@@ -9,7 +9,7 @@ import type { BookingRecord } from '../domain/booking.ts'
 
 export type DepartureRow = Selectable<Tables['departures']>
 
-/** Guests (the sum of parties) per status on one departure; quarantined bookings never count. */
+/** Seats (the sum of the bookings' seats, src/domain/units.ts) per status on one departure; quarantined bookings never count. */
 export interface SeatCounts {
   /** Holds that have not lapsed. */
   held: number
@@ -47,9 +47,9 @@ export interface WindowSeats {
   nextLapseAt: string | null
 }
 
-/** Guests per seated status; a hold counts until it lapses (its one parameter: now). */
+/** Seats per seated status; a hold counts until it lapses (its one parameter: now). */
 const SEAT_SUMS = SEATED.map((status) =>
-  `sum(case when status = ${statusLiteral(status)}${status === 'held' ? ' and hold_expires_at > ?' : ''} then party else 0 end) as ${status}`).join(',\n  ')
+  `sum(case when status = ${statusLiteral(status)}${status === 'held' ? ' and hold_expires_at > ?' : ''} then seats else 0 end) as ${status}`).join(',\n  ')
 /** Quarantined bookings take no seat and are on no manifest. */
 const COUNTED = `status in ${statusList(SEATED)} and quarantined = 0`
 
@@ -234,9 +234,9 @@ export function departureRepository({ db, dialect }: Database) {
         db.selectFrom('bookings')
           .select([
             'start_at',
-            sql<number | string>`sum(case when hold_expires_at <= ${now} then party else 0 end)`.as('lapsed_seats'),
+            sql<number | string>`sum(case when hold_expires_at <= ${now} then seats else 0 end)`.as('lapsed_seats'),
             sql<string | null>`min(case when hold_expires_at > ${now} then hold_expires_at end)`.as('next_lapse_at'),
-            sql<number | string>`sum(party)`.as('held_seats'),
+            sql<number | string>`sum(seats)`.as('held_seats'),
           ])
           .where('instance_id', '=', instanceId)
           .where('tour_id', '=', tourId)

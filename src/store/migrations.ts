@@ -2,6 +2,7 @@ import { type Kysely, Migrator, sql } from 'kysely'
 import { guestSideMigrations } from './migrations/guest-side.ts'
 import { operatorSideMigrations } from './migrations/operator-side.ts'
 import { outboxMigrations } from './migrations/outbox.ts'
+import { priceCategoryMigrations } from './migrations/price-categories.ts'
 
 /**
  * Written with Kysely's schema builder, so the same steps run on SQLite and PostgreSQL; the
@@ -13,6 +14,7 @@ const migrationsFor = (dialect: 'sqlite' | 'postgres') => ({
   ...guestSideMigrations(dialect),
   ...operatorSideMigrations(dialect),
   ...outboxMigrations(),
+  ...priceCategoryMigrations(),
 })
 
 /**

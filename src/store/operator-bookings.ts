@@ -35,7 +35,7 @@ export interface BookingPosition {
 }
 
 /** Fields of a booking the operator changes by hand (PATCH, release from quarantine); never its status. */
-export type BookingFieldChanges = Partial<Pick<BookingRecord, 'tour_id' | 'start_at' | 'end_at' | 'party' | 'addons' | 'promo_code' | 'subtotal'
+export type BookingFieldChanges = Partial<Pick<BookingRecord, 'tour_id' | 'start_at' | 'end_at' | 'party' | 'seats' | 'units' | 'addons' | 'promo_code' | 'subtotal'
   | 'addons_total' | 'discount' | 'total' | 'cancellable_until' | 'contact_name' | 'contact_email' | 'contact_phone' | 'internal_note' | 'quarantined'>>
 
 /**

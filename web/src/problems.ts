@@ -74,6 +74,9 @@ const EXPLAIN: Record<ErrorCode | 'network', (problem: ApiProblem) => Explanatio
   slot_not_found: () => ({ place: 'time', text: 'That start time is no longer offered. Please choose another time.' }),
   cutoff_passed: () => ({ place: 'time', text: 'Booking for that time has closed. Please choose a later time.' }),
   party_out_of_range: (p) => ({ place: 'party', text: `This tour takes groups of ${p.details.min} to ${p.details.max} people.` }),
+  party_mismatch: () => ({ place: 'party', text: 'The number of people does not match the tickets chosen. Please check the counts.' }),
+  invalid_unit: () => ({ place: 'party', text: 'One of the ticket types is no longer offered. Please reload the page and choose again.' }),
+  unit_not_allowed: (p) => ({ place: 'party', text: `This ticket mix is not allowed: ${p.errors[0]?.message ?? 'please check the counts'}.` }),
   invalid_addon: (p) => {
     const field = p.errors[0]?.field
     return { place: field?.startsWith('addons.') ? field as Place : 'addons', text: 'That extra is not available in this quantity. Please choose fewer.' }

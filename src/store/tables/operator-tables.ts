@@ -102,6 +102,8 @@ export interface OperatorTables {
     updated_version: Generated<number>
     min_participants: number | null
     min_participants_deadline_hours: number | null
+    /** JSON of the tour's units as the catalog file writes them (migration 025); null when it lists none. */
+    units: string | null
   }
   catalog_schedule_rules: {
     instance_id: string

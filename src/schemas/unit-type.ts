@@ -1,0 +1,16 @@
+import { type Static } from 'typebox'
+import { OneOf } from './common.ts'
+
+/**
+ * What a price category is, in OCTo's words (its unit types) written in lower case: the one list
+ * the catalog, the guest and operator records and the OCTo surface share.
+ */
+export const UNIT_TYPES = ['adult', 'youth', 'child', 'infant', 'senior', 'student', 'military', 'family', 'other'] as const
+export const UnitType = OneOf(UNIT_TYPES, { description: "What the unit is, one of OCTo's unit types in lower case" })
+export type UnitType = Static<typeof UnitType>
+
+/** A unit's id: lower-case letters, digits and dashes, unique in its tour. */
+export const UNIT_ID_PATTERN = '^[a-z0-9-]{1,40}$'
+/** The most units one tour lists, and the most of one unit one booking takes. */
+export const MAX_UNITS = 10
+export const MAX_UNIT_QUANTITY = 100
