@@ -1,5 +1,5 @@
 import ical, { ICalAttendeeRole, ICalAttendeeStatus, ICalCalendarMethod, ICalEventStatus } from 'ical-generator'
-import type { BookingFacts } from './email-messages.ts'
+import { partyFacts, type BookingFacts } from './email-messages.ts'
 import type { BookingRecord } from '../domain/booking.ts'
 
 /** Who sends the calendar file: the instance, by the name and address its emails come from (src/notify/sender-address.ts). */
@@ -36,7 +36,7 @@ export function bookingCalendar(row: BookingRecord, facts: BookingFacts, organiz
     stamp: new Date(row.updated_at),
     summary: `${facts.tour} (${organizer.name})`,
     location: facts.meetingPoint,
-    description: [`Booking ${facts.code}`, `Party: ${facts.party}`, ...facts.addons.map((addon) => `Add-on: ${addon}`),
+    description: [`Booking ${facts.code}`, ...partyFacts(facts).map(([label, value]) => `${label}: ${value}`), ...facts.addons.map((addon) => `Add-on: ${addon}`),
       ...(facts.due === null ? [] : [`Total, due on arrival: ${facts.due}`]), ...(manageUrl ? [`Manage: ${manageUrl}`] : [])].join('\n'),
     url: manageUrl,
     status: cancelled ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,

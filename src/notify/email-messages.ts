@@ -2,7 +2,8 @@ import { Temporal } from 'temporal-polyfill'
 import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 import { cancellationFee, cancellationSteps } from '../domain/cancellation.ts'
 import { isOneOf, LIVE_CHECKED_OUT, OWES_ITS_TOTAL } from '../schemas/booking-status.ts'
-import { addonLinesOf, policyOf, type BookingRecord } from '../domain/booking.ts'
+import { addonLinesOf, policyOf, unitLinesOf, type BookingRecord } from '../domain/booking.ts'
+import { describeUnits, IMPLICIT_UNIT_ID, type UnitLine } from '../domain/units.ts'
 import { escapeHtml } from '../domain/html-escape.ts'
 import { DISABLE_AFTER_MS, retryScheduleInWords, waitInWords } from '../domain/webhook-retry.ts'
 
@@ -70,6 +71,12 @@ export interface BookingFacts {
   start: string
   meetingPoint: string | null
   party: number
+  /**
+   * Who the party is, "2 Adult, 1 Child", and what each unit costs, "Adult × 2 (€50.00)"; null
+   * for a booking of only a tour's implicit "person" unit, whose messages say "Party: 2" as they
+   * did before units (docs/units.md, "Emails and back office").
+   */
+  units: { described: string, lines: string[] } | null
   /** "Ginjinha tasting × 2 (€7.00)", one per add-on taken. */
   addons: string[]
   /** The total while it is due on arrival; null once nothing is (declined, cancelled, no-show): a fee is stated as the fee. */
@@ -91,6 +98,8 @@ export function bookingFacts(row: BookingRecord, catalog: InstanceCatalog): Book
     start: localStart(row.start_at, catalog.instance.timezone),
     meetingPoint: tour ? `${tour.meeting_point.name}, ${tour.meeting_point.address}` : null,
     party: row.party,
+    // An event recorded before migration 025 (src/store/migrations/price-categories.ts) carries no units: its party is all there was.
+    units: unitsFact(row.units === undefined ? [] : unitLinesOf(row), row.party, row.currency),
     addons: addons.map((addon) => `${addon.name} × ${addon.quantity} (${money(addon.amount, row.currency)})`),
     due: isOneOf(OWES_ITS_TOTAL, row.status) ? money(row.total, row.currency) : null,
     open: isOneOf(LIVE_CHECKED_OUT, row.status),
@@ -98,6 +107,22 @@ export function bookingFacts(row: BookingRecord, catalog: InstanceCatalog): Book
     email: row.contact_email,
     phone: row.contact_phone,
   }
+}
+
+function unitsFact(lines: UnitLine[], party: number, currency: string): BookingFacts['units'] {
+  if (lines.every((line) => line.id === IMPLICIT_UNIT_ID)) return null
+  // A family ticket counts several people in one: then the people are said too.
+  const people = lines.reduce((sum, line) => sum + line.quantity, 0) === party ? '' : ` (${party} ${party === 1 ? 'person' : 'people'})`
+  return {
+    described: `${describeUnits(lines)}${people}`,
+    lines: lines.map((line) => `${line.name} × ${line.quantity} (${line.amount === 0 ? 'free' : money(line.amount, currency)})`),
+  }
+}
+
+/** "Party: 2", or "Party: 2 Adult, 1 Child" and a line per unit with its amount: the facts the messages and the calendar file give. */
+export function partyFacts(facts: BookingFacts): Array<[string, string]> {
+  if (facts.units === null) return [['Party', String(facts.party)]]
+  return [['Party', facts.units.described], ...facts.units.lines.map((line): [string, string] => ['Ticket', line])]
 }
 
 /**
@@ -125,7 +150,7 @@ const subjectOf = (what: string, facts: BookingFacts) => `${what}: ${facts.tour}
 function factsBlock(facts: BookingFacts): Block {
   const rows: Array<[string, string]> = [['Booking', facts.code], ['Tour', facts.tour], ['When', facts.start]]
   if (facts.meetingPoint) rows.push(['Meeting point', facts.meetingPoint])
-  rows.push(['Party', String(facts.party)])
+  rows.push(...partyFacts(facts))
   for (const addon of facts.addons) rows.push(['Add-on', addon])
   if (facts.due !== null) rows.push(['Total, due on arrival', facts.due])
   return { facts: rows }

@@ -42,7 +42,7 @@ export interface Projected {
 }
 
 /** A booking change only these fields make is news to the guest: where, when, who and what. */
-const GUEST_VISIBLE_CHANGES = new Set(['tour_id', 'start_at', 'party', 'addons', 'total', 'contact_name', 'contact_email'])
+const GUEST_VISIBLE_CHANGES = new Set(['tour_id', 'start_at', 'party', 'units', 'addons', 'total', 'contact_name', 'contact_email'])
 
 export const hashActionToken = (token: string) => createHash('sha256').update(token).digest('hex')
 

@@ -59,7 +59,7 @@ export async function emailActionRoutes(app: FastifyInstance): Promise<void> {
     const reason = found.link.action === 'decline'
       ? '<p><label for="reason">Reason for the guest (optional)</label><br><textarea id="reason" name="reason" rows="3" maxlength="500"></textarea></p>' : ''
     return page(reply, 200, `${verb} request ${facts.code}?`,
-      `<p>${escapeHtml(facts.name)} asks for ${facts.party} ${facts.party === 1 ? 'place' : 'places'} on ${escapeHtml(facts.tour)}, ${escapeHtml(facts.start)}. `
+      `<p>${escapeHtml(facts.name)} asks for ${facts.units ? escapeHtml(facts.units.described) : `${facts.party} ${facts.party === 1 ? 'place' : 'places'}`} on ${escapeHtml(facts.tour)}, ${escapeHtml(facts.start)}. `
       + `Current status: ${escapeHtml(found.booking.status)}.</p><form method="post">${reason}<button type="submit" autofocus>${verb} it</button></form>`)
   })
 

@@ -133,3 +133,55 @@ test('a decline link opened after the request was confirmed says it is no longer
   assert.ok(!html.includes('<form') && !html.includes('<button'), 'nothing to click')
   assert.ok(html.includes(`href="/admin/lisbon/bookings/${booking.code}"`), 'a way to the booking')
 })
+
+/** The demo's Alfama walk with adult, child, infant-on-a-lap and family units (docs/units.md). */
+function withUnits(catalog: ReturnType<typeof demoCatalog>) {
+  const lisbon = catalog.instances.find((i: { prefix: string }) => i.prefix === 'lisbon')
+  const walk = lisbon.tours.find((tour: { id: string }) => tour.id === 'alfama-walk')
+  walk.units = [
+    { id: 'adult', type: 'adult', name: 'Adult', price: walk.price },
+    { id: 'child', type: 'child', name: 'Child', price: 950, min_age: 4, max_age: 12, accompanied_by: ['adult'] },
+    { id: 'infant', type: 'infant', name: 'Infant', price: 0, seats: 0, max_age: 3, accompanied_by: ['adult'] },
+    { id: 'family', type: 'family', name: 'Family', price: 5000, seats: 4, pax: 4 },
+  ]
+  return catalog
+}
+
+test('a booking of units: the confirmation, the operator’s alert and the calendar file say who the party is and what each unit costs', async (t) => {
+  const sink = await mailSink()
+  t.after(sink.close)
+  const catalog = withUnits(demoCatalog())
+  catalog.instances.find((i: { prefix: string }) => i.prefix === 'lisbon').operator_emails = [OPERATOR]
+  const service = await build(t, { catalog, email: { smtpUrl: sink.url } })
+  await guestBooking(service, { tour_id: 'alfama-walk', start: ALFAMA_FRI, party: 4, units: { adult: 2, child: 1, infant: 1 } }, GUEST)
+  await deliverEmails(service)
+
+  const confirmed = mailTo(sink, GUEST.email, 'Booking confirmed')
+  const lines = 'Party: 2 Adult, 1 Child, 1 Infant\nTicket: Adult × 2 (€38.00)\nTicket: Child × 1 (€9.50)\nTicket: Infant × 1 (free)\n'
+  assert.ok(confirmed.text!.includes(lines), confirmed.text)
+  const html = String(confirmed.html)
+  for (const [label, value] of [['Party', '2 Adult, 1 Child, 1 Infant'], ['Ticket', 'Adult × 2 (€38.00)'], ['Ticket', 'Child × 1 (€9.50)'], ['Ticket', 'Infant × 1 (free)']]) {
+    assert.ok(html.includes(`<th align="left" style="padding-right:12px">${label}</th><td>${value}</td>`), `${label}: ${value} in the HTML:\n${html}`)
+  }
+  const [event] = Object.values(ical.sync.parseICS(calendarText(confirmed))).filter((c) => c?.type === 'VEVENT') as VEvent[]
+  assert.ok(String(event.description).includes(lines), String(event.description))
+  assert.ok(mailTo(sink, OPERATOR, 'New booking').text!.includes(lines), 'the operator reads the same lines')
+})
+
+test('a family ticket counts its people; a booking of the implicit person unit still says "Party: 2", with no unit lines', async (t) => {
+  const sink = await mailSink()
+  t.after(sink.close)
+  const catalog = withUnits(demoCatalog())
+  const service = await build(t, { catalog, email: { smtpUrl: sink.url } })
+  await guestBooking(service, { tour_id: 'alfama-walk', start: ALFAMA_FRI, party: 4, units: { family: 1 } }, GUEST)
+  const other = { ...GUEST, email: 'rui@example.pt' }
+  await guestBooking(service, { tour_id: 'belem-bike', start: ALFAMA_FRI, party: 2 }, other)
+  await deliverEmails(service)
+
+  const family = mailTo(sink, GUEST.email, 'Booking confirmed').text!
+  assert.ok(family.includes('Party: 1 Family (4 people)\nTicket: Family × 1 (€50.00)\n'), family)
+  const person = mailTo(sink, other.email, 'Booking confirmed')
+  assert.ok(person.text!.includes('Party: 2\n'), person.text)
+  assert.ok(!person.text!.includes('Ticket:') && !person.text!.includes('Person'), person.text)
+  assert.ok(!calendarText(person).includes('Person'), 'nor does its calendar file')
+})
