@@ -7,6 +7,7 @@ import { bookingView } from '../api/booking-view.ts'
 import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 import type { HistoryEntry } from '../services/booking-history.ts'
 import { addonLinesOf, policyOf, type BookingRecord } from '../domain/booking.ts'
+import { describeUnits, type UnitLine } from '../domain/units.ts'
 
 /** The operator's record of a booking: the guest's, and what only the operator sees. */
 export function operatorBookingView(row: BookingRecord, catalog: InstanceCatalog): OperatorBooking {
@@ -60,6 +61,7 @@ function historyChanges(before: Record<string, unknown> | null, after: Record<st
     if (erased && CONTACT_FIELDS.has(field)) return ERASED
     if (value === null || value === undefined) return null
     if (INSTANT_FIELDS.has(field) && typeof value === 'string') return formatStoredInZone(value, timeZone)
+    if (field === 'units' && typeof value === 'string') return describeUnits(JSON.parse(value) as UnitLine[])
     if (field === 'addons' && typeof value === 'string') return (JSON.parse(value) as Array<{ id: string, quantity: number }>).map((a) => `${a.quantity} × ${a.id}`).join('; ')
     return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? value : JSON.stringify(value)
   }

@@ -56,6 +56,7 @@ export const ERROR_CODES = {
   departure_not_started: { status: 409, title: 'The departure has not started yet', surface: 'operator' },
   departure_not_today: { status: 409, title: 'Check-in opens on the departure\'s day, in the operator\'s time zone', surface: 'operator' },
   too_many_streams: { status: 429, title: 'Too many event streams are open, on this node or with this credential', surface: 'operator' },
+  units_required: { status: 422, title: 'The booking has units other than the first: a change of party must say its units', surface: 'operator' },
   webhook_url_refused: { status: 422, title: 'Webhooks cannot be sent to this URL', surface: 'operator' },
   internal: { status: 500, title: 'Internal error', surface: 'any' },
   unavailable: { status: 503, title: 'Service temporarily unavailable', surface: 'any' },

@@ -4,6 +4,7 @@ import { bookingPolicyOf, cancellableUntil } from '../domain/cancellation.ts'
 import { addonLinesOf, bookableDeparture, policyOf, type BookingRecord } from '../domain/booking.ts'
 import { toStoredInstant } from '../domain/instant-format.ts'
 import { priceBooking, requireAddons } from '../domain/pricing.ts'
+import { changedMix } from '../domain/unit-change.ts'
 import { unitMix } from '../domain/units.ts'
 import type { Departure } from '../domain/schedule.ts'
 import { ApiError, type FieldError } from '../errors/api-error.ts'
@@ -90,8 +91,7 @@ export function operatorBookingChanges(store: Store, plans: OperatorBookingPlans
       set('end_at', toStoredInstant(departure.end))
       set('cancellable_until', toStoredInstant(cancellableUntil(policyOf(row, catalog.instance.cancellation_policy), departure.start)))
     }
-    // Until PATCH takes units (issue 27), a resize is that many of the tour's first unit.
-    const units = unitMix(tour, { party: input.party ?? row.party })
+    const units = changedMix(row, catalog.tourById.get(row.tour_id)?.catalog, tour, input)
     const party = units.party
     requirePartyInRange(tour.party, party)
     const addons = requireAddons(tour, input.addons ?? addonQuantitiesOf(row))
@@ -124,7 +124,7 @@ export function operatorBookingChanges(store: Store, plans: OperatorBookingPlans
         const set = <K extends keyof BookingFieldChanges>(field: K, value: BookingFieldChanges[K]) => {
           if (value !== row[field]) changes[field] = value
         }
-        const moves = input.start !== undefined || input.tour_id !== undefined || input.party !== undefined || input.addons !== undefined
+        const moves = input.start !== undefined || input.tour_id !== undefined || input.party !== undefined || input.units !== undefined || input.addons !== undefined
         if (moves) {
           if (!isOneOf(LIVE_CHECKED_OUT, row.status)) throw invalidTransition(row, 'moved or resized')
           yield* repriced(row, input, catalog, now, set)
@@ -170,7 +170,7 @@ export function operatorBookingChanges(store: Store, plans: OperatorBookingPlans
       const instance = catalog.instance
       const { catalog: tour } = requireTour(catalog, input.tour_id)
       const start = Temporal.Instant.from(input.start)
-      const units = unitMix(tour, { party: input.party })
+      const units = unitMix(tour, { party: input.party, units: input.units })
       requirePartyInRange(tour.party, units.party)
       const addons = requireAddons(tour, input.addons ?? {})
       const promoCode = input.promo_code?.trim() ? input.promo_code.trim().toUpperCase() : null
@@ -240,7 +240,7 @@ export function operatorBookingChanges(store: Store, plans: OperatorBookingPlans
         yield* minimum.reportIfReached(catalog, departureOf(row), row.party, at, true)
         yield* audit.record({
           instanceId: instance.ref, at, actor: ctx.actor, action: 'booking.created', target: { type: 'booking', id, ref: code }, requestId: ctx.requestId,
-          after: { status: row.status, code, channel: 'staff', tour_id: tour.id, start_at: row.start_at, party: row.party, total: row.total, notify_guest: input.notify_guest ?? false },
+          after: { status: row.status, code, channel: 'staff', tour_id: tour.id, start_at: row.start_at, party: row.party, seats: row.seats, units: row.units, total: row.total, notify_guest: input.notify_guest ?? false },
         })
         if (record) yield* record(row)
         return row

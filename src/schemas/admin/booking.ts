@@ -51,10 +51,10 @@ export const OperatorBooking = named('OperatorBooking', Type.Object({
 export type OperatorBooking = Static<typeof OperatorBooking>
 
 export const BookingHistoryChange = named('BookingHistoryChange', Type.Object({
-  field: Type.String({ description: 'As the booking record names it: start, tour_id, party, addons, total, promo_code, contact.name, contact.email, contact.phone, internal_note, checked_in_at, decline_reason…' }),
+  field: Type.String({ description: 'As the booking record names it: start, tour_id, party, seats, units, addons, total, promo_code, contact.name, contact.email, contact.phone, internal_note, checked_in_at, decline_reason…' }),
   from: Nullable(Type.Union([Type.String(), Type.Number(), Type.Boolean()])),
   to: Nullable(Type.Union([Type.String(), Type.Number(), Type.Boolean()])),
-}, { description: "One field before and after; instants in the instance's zone, money in minor units, add-ons as `2 × id`; a contact erased since reads \"erased\"" }))
+}, { description: "One field before and after; instants in the instance's zone, money in minor units, units as `2 Adult, 1 Child`, add-ons as `2 × id`; a contact erased since reads \"erased\"" }))
 export type BookingHistoryChange = Static<typeof BookingHistoryChange>
 
 export const BookingHistoryEntry = named('BookingHistoryEntry', Type.Object({
@@ -131,7 +131,15 @@ export const ContactChange = Type.Object({
 export const BookingChange = named('BookingChange', Type.Object({
   start: Type.Optional(BookingRequest.properties.start),
   tour_id: Type.Optional(BookingRequest.properties.tour_id),
-  party: Type.Optional(BookingRequest.properties.party),
+  party: Type.Optional({ ...BookingRequest.properties.party, description: 'People in the party. Alone (without units), a resize to that many of the tour\'s first unit: '
+    + "allowed only while the booking is just its party of the first unit; on a booking with other units it is 422 units_required naming units (give units instead), unless it is the booking's party already" }),
+  units: Type.Optional({
+    ...BookingRequest.properties.units,
+    description: 'The new mix, unit id to quantity (as POST /booking takes it; units left out are not booked): the booking is re-priced from the current catalog and '
+      + 'its seats (Σ quantity × seats) change under the capacity rule (409 insufficient_capacity). With party, party must be the people the units count (422 party_mismatch). '
+      + "Without units, a move, a resize by party or an add-on change keeps the booking's units, re-priced from the current catalog; "
+      + 'a move to a tour without those units is 422 invalid_unit naming units.<id>',
+  }),
   addons: BookingRequest.properties.addons,
   contact: Type.Optional(ContactChange),
   internal_note: Type.Optional(Nullable(InternalNote)),
@@ -142,6 +150,7 @@ export const StaffBookingRequest = named('StaffBookingRequest', Type.Object({
   tour_id: BookingRequest.properties.tour_id,
   start: BookingRequest.properties.start,
   party: BookingRequest.properties.party,
+  units: BookingRequest.properties.units,
   addons: BookingRequest.properties.addons,
   contact: Type.Object({
     name: CheckoutRequest.properties.name,
