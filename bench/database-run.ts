@@ -13,6 +13,7 @@ import { seedBookings } from './seed.ts'
 import { startService } from './service.ts'
 import type { BenchSettings, DatabaseSize } from './settings.ts'
 import { medianFigures } from './statistics.ts'
+import { measureUnitsCost } from './units-cost.ts'
 import { measureWebhooks } from './webhooks.ts'
 
 export interface RunContext {
@@ -128,7 +129,8 @@ async function measureOperatorReads(newDatabase: NewDatabase, ctx: RunContext): 
  * add bookings. Between them, two more services that reuse no answers, on the small and
  * the large seed, give the growth comparison. Last, with those stopped and the large
  * database gone, the operator's reads get a database and a service of their own, and so do
- * the catalog edits (catalog-edits.ts) and the webhooks (webhooks.ts); a full run ends with
+ * the catalog edits (catalog-edits.ts), the webhooks (webhooks.ts) and the cost of price
+ * categories (units-cost.ts); a full run ends with
  * the stalled event streams (event-streams.ts), which a quick run leaves out.
  */
 export async function benchDatabase(dialect: MeasuredDatabase['dialect'], newDatabase: NewDatabase, ctx: RunContext): Promise<MeasuredDatabase> {
@@ -175,6 +177,7 @@ export async function benchDatabase(dialect: MeasuredDatabase['dialect'], newDat
     const operator = await measureOperatorReads(newDatabase, ctx)
     const catalogEdits = await measureCatalogEdits(newDatabase, ctx)
     const webhooks = await measureWebhooks(newDatabase, ctx)
+    const unitsCost = await measureUnitsCost(newDatabase, ctx)
     const streams = settings.mode === 'full' ? await measureStreams(newDatabase, ctx) : undefined
 
     return {
@@ -195,6 +198,7 @@ export async function benchDatabase(dialect: MeasuredDatabase['dialect'], newDat
       operator,
       catalogEdits,
       webhooks,
+      unitsCost,
       streams,
     }
   } finally {

@@ -1,5 +1,5 @@
 import type { LoadFigures } from './load.ts'
-import type { BenchReport, CatalogEditResults, HealthzLatency, MeasuredDatabase, NodeMemory, OperatorResults, SectionsMeasured, StreamResults, WebhookResults } from './results-model.ts'
+import type { BenchReport, CatalogEditResults, UnitsCostResults, HealthzLatency, MeasuredDatabase, NodeMemory, OperatorResults, SectionsMeasured, StreamResults, WebhookResults } from './results-model.ts'
 import { checkTargets } from './targets.ts'
 
 const DIALECT_NAMES = { sqlite: 'SQLite', postgres: 'PostgreSQL' } as const
@@ -56,6 +56,7 @@ function databaseSection(result: MeasuredDatabase, settings: BenchReport['settin
     ...result.operator ? ['', operatorSection(result.operator, settings)] : [],
     ...result.catalogEdits ? ['', catalogEditSection(result.catalogEdits, settings)] : [],
     ...result.webhooks ? ['', webhookSection(result.webhooks, settings)] : [],
+    ...result.unitsCost ? ['', unitsSection(result.unitsCost, settings)] : [],
     ...result.streams ? ['', streamSection(result.streams)] : [],
   ].join('\n')
 }
@@ -132,12 +133,35 @@ function webhookSection(results: WebhookResults, settings: BenchReport['settings
   return lines.join('\n')
 }
 
+function unitsSection(results: UnitsCostResults, settings: BenchReport['settings']): string {
+  const { unitsCost } = settings
+  const lines = [
+    '### Price categories (issue 27)',
+    '',
+    `The write cycles at ${results.connections} connections, ${unitsCost.durationSeconds} s per run after ${unitsCost.warmupSeconds} s of warm-up, on the work tree `
+      + 'and on the last commit before price categories (src/domain/units.ts), built side by side from copies of the sources, each on a fresh database of its '
+      + `own and both running at once. The requests give a party only, as every client written before units does. ${results.rounds} round${results.rounds === 1 ? '' : 's'}, `
+      + 'each measuring both versions in turn from a different first one; figures are medians over the rounds. Target: no drop in hold throughput beyond 5 %.',
+    '',
+    table(['cycle', 'version', 'sources', 'req/s', 'p50', 'p99', 'max', 'errors', 'req/s over before'],
+      results.cycles.flatMap((cycle) => {
+        const before = cycle.versions[cycle.versions.length - 1]
+        return cycle.versions.map((v) => [cycle.request, v.label, v.source, ...figureCells(v).slice(0, 4), `${count(v.errors)}${statusNote(v)}`,
+          `${(v.requestsPerSecond / before.requestsPerSecond).toFixed(3)}×`])
+      })),
+    '',
+    ...results.cycles.map((cycle) => `- ${cycle.request}, req/s of each round: ${cycle.versions.map((v) => `${v.label} ${v.rounds.map((r) => count(r.requestsPerSecond)).join(' / ')}`).join('; ')}.`),
+  ]
+  return lines.join('\n')
+}
+
 /** A run of some sections only: each one measured. */
 function sectionsOnly(result: SectionsMeasured, settings: BenchReport['settings']): string {
   return [
     `## ${DIALECT_NAMES[result.dialect]}`,
     ...result.catalogEdits ? ['', catalogEditSection(result.catalogEdits, settings)] : [],
     ...result.webhooks ? ['', webhookSection(result.webhooks, settings)] : [],
+    ...result.unitsCost ? ['', unitsSection(result.unitsCost, settings)] : [],
     ...result.streams ? ['', streamSection(result.streams)] : [],
   ].join('\n')
 }
@@ -225,7 +249,7 @@ export function formatReport(report: BenchReport): string {
       : `## ${DIALECT_NAMES[d.dialect]}\n\n${DIALECT_NAMES[d.dialect]}: ${d.status} (${d.reason})`))
   const targets = checkTargets(report)
   // Issue 24's target is there only when the streams were measured (never in a quick run).
-  const issues = report.databases.some((d) => (d.status === 'measured' || d.status === 'sections') && d.streams) ? '7, 12, 13, 15, 16 and 24' : '7, 12, 13, 15 and 16'
+  const issues = report.databases.some((d) => (d.status === 'measured' || d.status === 'sections') && d.streams) ? '7, 12, 13, 15, 16, 24 and 27' : '7, 12, 13, 15, 16 and 27'
   return [
     `# tourdesk benchmark, ${report.date}${report.mode === 'quick' ? ' (quick run: figures not comparable)' : ''}${report.only ? ` (${report.only} only)` : ''}`,
     '',

@@ -135,6 +135,20 @@ export interface OutboxCostResults {
   unavailable: string[]
 }
 
+/** Issue 27: one write cycle on the work tree and on the commit before price categories. */
+export interface UnitsCycle {
+  name: string
+  request: string
+  versions: Array<LoadFigures & { label: string, source: string, rounds: LoadFigures[] }>
+}
+
+export interface UnitsCostResults {
+  connections: number
+  /** Every version ran each cycle this many times, in turn, back to back. */
+  rounds: number
+  cycles: UnitsCycle[]
+}
+
 /** Issue 16: deliveries of a backlog of events to one receiver, by one node. */
 export interface DeliveryThroughput {
   events: number
@@ -206,6 +220,8 @@ export interface MeasuredDatabase {
   catalogEdits?: CatalogEditResults
   /** Absent from results written before issue 16. */
   webhooks?: WebhookResults
+  /** Absent from results written before issue 27. */
+  unitsCost?: UnitsCostResults
   /** Absent from quick runs and from results written before issue 24. */
   streams?: StreamResults
 }
@@ -216,6 +232,7 @@ export interface SectionsMeasured {
   status: 'sections'
   catalogEdits?: CatalogEditResults
   webhooks?: WebhookResults
+  unitsCost?: UnitsCostResults
   streams?: StreamResults
 }
 

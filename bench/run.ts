@@ -1,9 +1,9 @@
 /**
- * `npm run bench [-- --quick] [-- --out DIR] [-- --note TEXT] [-- --only catalog-edits|webhooks|streams]`:
+ * `npm run bench [-- --quick] [-- --out DIR] [-- --note TEXT] [-- --only catalog-edits|webhooks|units|streams]`:
  * measures the service against a bare Fastify ceiling on SQLite, and on PostgreSQL when it
  * is reachable, then prints the report and writes it as <date>.md and <date>.json (see
  * README, "Benchmarks"). `--only catalog-edits` runs issue 15's section alone, into
- * <date>-catalog-edits.md and .json; `--only webhooks` issue 16's; `--only streams` issue 24's
+ * <date>-catalog-edits.md and .json; `--only webhooks` issue 16's; `--only units` issue 27's; `--only streams` issue 24's
  * stalled event streams.
  */
 import { execFileSync } from 'node:child_process'
@@ -23,6 +23,7 @@ import { formatReport } from './report.ts'
 import type { BenchReport, DatabaseResult, MeasuredDatabase } from './results-model.ts'
 import { startCeiling } from './service.ts'
 import { FULL, QUICK } from './settings.ts'
+import { measureUnitsCost } from './units-cost.ts'
 import { measureWebhooks } from './webhooks.ts'
 
 const { values: args } = parseArgs({
@@ -34,7 +35,7 @@ const { values: args } = parseArgs({
   },
 })
 /** The sections `--only` runs by themselves. */
-const SECTIONS = ['catalog-edits', 'webhooks', 'streams']
+const SECTIONS = ['catalog-edits', 'webhooks', 'units', 'streams']
 if (args.only !== undefined && !SECTIONS.includes(args.only)) {
   process.stderr.write(`--only takes ${SECTIONS.join(', ')}, not "${args.only}"\n`)
   process.exit(2)
@@ -56,6 +57,7 @@ async function measure(dialect: MeasuredDatabase['dialect'], newDatabase: (name:
   try {
     if (args.only === 'catalog-edits') return { dialect, status: 'sections', catalogEdits: await measureCatalogEdits(newDatabase, ctx) }
     if (args.only === 'webhooks') return { dialect, status: 'sections', webhooks: await measureWebhooks(newDatabase, ctx) }
+    if (args.only === 'units') return { dialect, status: 'sections', unitsCost: await measureUnitsCost(newDatabase, ctx) }
     if (args.only === 'streams') return { dialect, status: 'sections', streams: await measureStreams(newDatabase, ctx) }
     return await benchDatabase(dialect, newDatabase, ctx)
   } catch (err) {

@@ -57,6 +57,13 @@ export interface BenchSettings {
     /** Events made (one guest checkout each) and then delivered to one receiver. */
     deliveredEvents: number
   }
+  /** Issue 27: the write cycles with price categories and on the commit before them, side by side. */
+  unitsCost: {
+    /** Each version runs both cycles this many times, in turn (connections as the main run's). */
+    rounds: number
+    durationSeconds: number
+    warmupSeconds: number
+  }
 }
 
 export const FULL: BenchSettings = {
@@ -101,6 +108,11 @@ export const FULL: BenchSettings = {
     fanOutEndpoints: 3,
     deliveredEvents: 5_000,
   },
+  unitsCost: {
+    rounds: 5,
+    durationSeconds: 6,
+    warmupSeconds: 2,
+  },
 }
 
 export const QUICK: BenchSettings = {
@@ -142,5 +154,10 @@ export const QUICK: BenchSettings = {
     warmupSeconds: 0.2,
     fanOutEndpoints: 3,
     deliveredEvents: 200,
+  },
+  unitsCost: {
+    rounds: 1,
+    durationSeconds: 0.5,
+    warmupSeconds: 0.1,
   },
 }

@@ -58,12 +58,15 @@ export function commitCopy(parent: string, name: string, commit: string): Source
   })
 }
 
-/** The last commit before the outbox: the parent of the commit that added src/store/events.ts. */
-export function commitBeforeOutbox(): string {
-  const [added] = git('log', '--format=%H', '--diff-filter=A', '--', 'src/store/events.ts').split('\n').slice(-1)
-  if (!added) throw new Error('no commit adds src/store/events.ts')
+/** The last commit before `file` existed: the parent of the first commit that added it. */
+export function commitBefore(file: string): string {
+  const [added] = git('log', '--format=%H', '--diff-filter=A', '--', file).split('\n').slice(-1)
+  if (!added) throw new Error(`no commit adds ${file}`)
   return git('rev-parse', `${added}^`)
 }
+
+/** The last commit before the outbox: the parent of the commit that added src/store/events.ts. */
+export const commitBeforeOutbox = (): string => commitBefore('src/store/events.ts')
 
 /** Where every write's events are appended (src/store/store.ts): the plan runs as before, its events are dropped. */
 const OUTBOX_APPEND = /\(emitted\) => events\.append\(emitted\)/g

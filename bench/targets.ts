@@ -1,4 +1,4 @@
-import type { BenchReport, CatalogEditResults, MeasuredDatabase, OperatorResults, SectionsMeasured, StreamResults, WebhookResults } from './results-model.ts'
+import type { BenchReport, CatalogEditResults, MeasuredDatabase, OperatorResults, SectionsMeasured, StreamResults, UnitsCostResults, WebhookResults } from './results-model.ts'
 import { median } from './statistics.ts'
 
 /** One of the targets (issues 7, 12, 13, 15, 16 and 24), checked against one database's figures. */
@@ -48,6 +48,7 @@ function checksFor(result: MeasuredDatabase): Omit<TargetCheck, 'dialect'>[] {
   if (result.operator) checks.push(...operatorChecks(result.operator))
   if (result.catalogEdits) checks.push(...catalogEditChecks(result.catalogEdits))
   if (result.webhooks) checks.push(...webhookChecks(result.webhooks))
+  if (result.unitsCost) checks.push(...unitsChecks(result.unitsCost))
   if (result.streams) checks.push(streamCheck(result.streams))
   return checks
 }
@@ -168,6 +169,15 @@ function webhookChecks(results: WebhookResults): Omit<TargetCheck, 'dialect'>[] 
  */
 const STALLED_STREAMS_RSS_MB = 200
 
+/** Issue 27: each write cycle with price categories keeps at least 95 % of the commit before's throughput. */
+function unitsChecks(results: UnitsCostResults): Omit<TargetCheck, 'dialect'>[] {
+  return results.cycles.map((cycle) => {
+    const [current, before] = cycle.versions
+    const ratio = current.requestsPerSecond / before.requestsPerSecond
+    return { figure: `${cycle.request}: req/s with price categories over the commit before`, target: '≥ 0.95', measured: ratio.toFixed(3), met: ratio >= 0.95 }
+  })
+}
+
 function streamCheck(results: StreamResults): Omit<TargetCheck, 'dialect'> {
   const { peakBeforeStreams, peakWithStreams } = results.rssBytes
   const peak = Math.max(peakBeforeStreams ?? 0, peakWithStreams ?? 0)
@@ -185,6 +195,7 @@ function checksOf(result: MeasuredDatabase | SectionsMeasured): Omit<TargetCheck
   return [
     ...result.catalogEdits ? catalogEditChecks(result.catalogEdits) : [],
     ...result.webhooks ? webhookChecks(result.webhooks) : [],
+    ...result.unitsCost ? unitsChecks(result.unitsCost) : [],
     ...result.streams ? [streamCheck(result.streams)] : [],
   ]
 }

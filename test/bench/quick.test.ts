@@ -20,7 +20,7 @@ test('npm run bench -- --quick measures every endpoint and growth, and writes it
     maxBuffer: 16 * 1024 * 1024,
   })
 
-  for (const heading of ['## SQLite', '### Growth', '### Operator reads (issue 13)', '### Catalog edits (issue 15)', '### Webhooks (issue 16)', '## PostgreSQL', '## Targets (issues 7, 12, 13, 15 and 16)']) {
+  for (const heading of ['## SQLite', '### Growth', '### Operator reads (issue 13)', '### Catalog edits (issue 15)', '### Webhooks (issue 16)', '### Price categories (issue 27)', '## PostgreSQL', '## Targets (issues 7, 12, 13, 15, 16 and 27)']) {
     assert.ok(stdout.includes(heading), `the printed report has "${heading}"`)
   }
   const written = readdirSync(out).sort()
@@ -94,6 +94,16 @@ test('npm run bench -- --quick measures every endpoint and growth, and writes it
     assert.equal(deliveries.events, report.settings.webhooks.deliveredEvents)
     assert.deepEqual(deliveries.deliveries, { delivered: deliveries.events }, `${result.dialect}: every event delivered`)
     assert.deepEqual([deliveries.duplicates, deliveries.unverified], [0, 0], `${result.dialect}: no duplicate, every message verified`)
+
+    const units = result.unitsCost!
+    assert.deepEqual(units.cycles.map((c) => c.name), ['hold-release', 'hold-checkout'])
+    for (const cycle of units.cycles) {
+      assert.equal(cycle.versions.length, 2, `${result.dialect} ${cycle.name}: the work tree and the commit before price categories`)
+      for (const version of cycle.versions) {
+        assert.ok(version.requests > 0, `${result.dialect} ${cycle.name} ${version.label} sent requests`)
+        assert.deepEqual(Object.keys(version.statusCodes).filter((code) => !code.startsWith('2')), [], `${result.dialect} ${cycle.name} ${version.label}: ${JSON.stringify(version.statusCodes)}`)
+      }
+    }
   }
 })
 
