@@ -116,3 +116,10 @@ export function unitMix(tour: Pick<CatalogTour, 'units' | 'price'>, request: { p
 /** "2 Adult, 1 Child": a booking's units as the manifest, emails and exports write them. */
 export const describeUnits = (lines: readonly Pick<UnitLine, 'quantity' | 'name'>[]): string =>
   lines.map((line) => `${line.quantity} ${line.name}`).join(', ')
+
+/**
+ * Whether a booking's lines are only a tour's implicit "person" unit (a tour without units, or
+ * a booking made before units existed): emails and the back office then say "Party: 2", since
+ * "2 Person" says nothing the number does not.
+ */
+export const onlyImplicitUnit = (lines: readonly Pick<UnitLine, 'id'>[]): boolean => lines.every((line) => line.id === IMPLICIT_UNIT_ID)

@@ -3,7 +3,7 @@ import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 import { cancellationFee, cancellationSteps } from '../domain/cancellation.ts'
 import { isOneOf, LIVE_CHECKED_OUT, OWES_ITS_TOTAL } from '../schemas/booking-status.ts'
 import { addonLinesOf, policyOf, unitLinesOf, type BookingRecord } from '../domain/booking.ts'
-import { describeUnits, IMPLICIT_UNIT_ID, type UnitLine } from '../domain/units.ts'
+import { describeUnits, onlyImplicitUnit, type UnitLine } from '../domain/units.ts'
 import { escapeHtml } from '../domain/html-escape.ts'
 import { DISABLE_AFTER_MS, retryScheduleInWords, waitInWords } from '../domain/webhook-retry.ts'
 
@@ -110,7 +110,7 @@ export function bookingFacts(row: BookingRecord, catalog: InstanceCatalog): Book
 }
 
 function unitsFact(lines: UnitLine[], party: number, currency: string): BookingFacts['units'] {
-  if (lines.every((line) => line.id === IMPLICIT_UNIT_ID)) return null
+  if (onlyImplicitUnit(lines)) return null
   // A family ticket counts several people in one: then the people are said too.
   const people = lines.reduce((sum, line) => sum + line.quantity, 0) === party ? '' : ` (${party} ${party === 1 ? 'person' : 'people'})`
   return {

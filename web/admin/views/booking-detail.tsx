@@ -8,6 +8,7 @@ import { CancelForm, ContactForm, DeclineForm, MoveForm, NoteForm, PartyForm } f
 import { bookingApiPath, formErrorOf, STATUS_NAMES, StatusBadge, type FormError } from './booking-shared.tsx'
 import type { Actor, BookingDetail, BookingEmail } from './booking-types.ts'
 import { guestEmailNote } from './guest-email-note.ts'
+import { describeUnits, onlyImplicitUnit } from '../../../src/domain/units.ts'
 import { departurePath } from './today.tsx'
 import type { Formats } from '../../src/format.ts'
 
@@ -19,7 +20,7 @@ const PANEL_OPENERS: Record<Panel, string> = {
 
 /** Refusals that concern one field of a form without naming it. */
 const CODE_FIELDS: Record<string, string> = {
-  party_out_of_range: 'party', insufficient_capacity: 'start', departure_ended: 'start', slot_not_found: 'start', tour_not_found: 'tour_id',
+  party_out_of_range: 'party', party_mismatch: 'party', insufficient_capacity: 'start', departure_ended: 'start', slot_not_found: 'start', tour_not_found: 'tour_id',
 }
 
 const EMAIL_KINDS: Record<string, string> = {
@@ -44,7 +45,7 @@ const KEPT_STATUS_ACTIONS: Record<string, string> = {
 }
 
 const FIELD_LABELS: Record<string, string> = {
-  start: 'Start', tour_id: 'Tour', party: 'Party', addons: 'Add-ons', total: 'Total', promo_code: 'Promo code', 'contact.name': 'Name',
+  start: 'Start', tour_id: 'Tour', party: 'Party', units: 'Units', seats: 'Seats', addons: 'Add-ons', total: 'Total', promo_code: 'Promo code', 'contact.name': 'Name',
   'contact.email': 'Email', 'contact.phone': 'Phone', internal_note: 'Internal note', checked_in_at: 'Checked in', decline_reason: 'Reason',
   cancellation_reason: 'Reason', quarantined: 'Quarantined',
 }
@@ -170,6 +171,10 @@ export function BookingDetailView({ code }: { code: string }) {
                 <dd>{formats.dateTime(booking.start)} · <Link to={departurePath({ tour_id: booking.tour.id, start: booking.start })}>Manifest</Link></dd>
               </div>
               <div><dt>Party</dt><dd>{booking.party} {booking.party === 1 ? 'guest' : 'guests'}</dd></div>
+              {!onlyImplicitUnit(booking.units) && (
+                <div><dt>Units</dt><dd>{formats.list(booking.units.map((u) => `${u.quantity} × ${u.name} (${u.amount === 0 ? 'free' : formats.price(u.amount)})`))}</dd></div>
+              )}
+              <div><dt>Seats</dt><dd>{booking.seats}</dd></div>
               {booking.addons.length > 0 && (
                 <div><dt>Add-ons</dt><dd>{formats.list(booking.addons.map((a) => `${a.quantity} × ${a.name} (${formats.price(a.amount)})`))}</dd></div>
               )}
@@ -249,7 +254,7 @@ export function BookingDetailView({ code }: { code: string }) {
           {panel === 'move' && <MoveForm booking={booking} onClose={closePanel}
             submit={(body) => perform(patch(body), (b) => `Moved to ${b.tour.title}, ${formats.dateTime(b.start)}.${guestHears(b, 'The guest is emailed the new details.')}`)} />}
           {panel === 'party' && <PartyForm booking={booking} onClose={closePanel}
-            submit={(body) => perform(patch(body), (b) => `Now ${b.party} ${b.party === 1 ? 'guest' : 'guests'}; the total is ${formats.price(b.price.total)}.`)} />}
+            submit={(body) => perform(patch(body), (b) => `Now ${b.party} ${b.party === 1 ? 'guest' : 'guests'}${onlyImplicitUnit(b.units) ? '' : ` (${describeUnits(b.units)})`}; the total is ${formats.price(b.price.total)}.`)} />}
           {panel === 'contact' && <ContactForm booking={booking} onClose={closePanel}
             submit={(body) => perform(patch(body), (b) => `Contact saved: ${[b.contact?.name, b.contact?.email, b.contact?.phone].filter(Boolean).join(', ')}.`)} />}
           {panel === 'note' && <NoteForm booking={booking} onClose={closePanel}

@@ -6,6 +6,7 @@ import {
   DeparturePicker, feeOf, feePercentAt, FieldError, invalid, useCurrentPolicy, useTours, type FormError,
 } from './booking-shared.tsx'
 import type { BookingDetail, TourInfo } from './booking-types.ts'
+import { countsPerUnit, mixOf, quantitiesOf, startingCounts, UnitFields } from './unit-fields.tsx'
 
 /** What a form hands its booking's view: the change to send; the answer is null when it went through, else what to show. */
 export type Submit = (body: Record<string, unknown>) => Promise<FormError | null>
@@ -118,7 +119,7 @@ export function MoveForm({ booking, submit, onClose }: { booking: BookingDetail,
         setError(refused)
         return refused
       }}>
-      <p class="hint">Now: {booking.tour.title}, {formats.dateTime(booking.start)}; {booking.party} {booking.party === 1 ? 'seat' : 'seats'} needed.</p>
+      <p class="hint">Now: {booking.tour.title}, {formats.dateTime(booking.start)}; {booking.seats} {booking.seats === 1 ? 'seat' : 'seats'} needed.</p>
       <div class="form-row">
         <div>
           <label for="move-tour">Tour</label>
@@ -137,7 +138,7 @@ export function MoveForm({ booking, submit, onClose }: { booking: BookingDetail,
       </div>
       <DaySteps date={date} onChange={changeDay} />
       {/^\d{4}-\d{2}-\d{2}$/.test(date) && (
-        <DeparturePicker name="move-start" tourId={tourId} date={date} seats={booking.party} value={start} onChange={setStart}
+        <DeparturePicker name="move-start" tourId={tourId} date={date} seats={booking.seats} value={start} onChange={setStart}
           current={{ tour_id: booking.tour.id, start: booking.start }} error={fields.start} />
       )}
       {dropped.length > 0 && (
@@ -157,9 +158,9 @@ export function DaySteps({ date, onChange }: { date: string, onChange: (day: str
   )
 }
 
-/** The price a party and add-ons come to on a tour, before any promo code. */
-export function priceOf(tour: TourInfo, party: number, addons: Record<string, number>): number {
-  return tour.price.amount * party + tour.addons.reduce((sum, a) => sum + a.price.amount * (addons[a.id] ?? 0), 0)
+/** The price units and add-ons come to on a tour, before any promo code. */
+export function priceOf(tour: TourInfo, quantities: Record<string, number>, addons: Record<string, number>): number {
+  return mixOf(tour, quantities).subtotal + tour.addons.reduce((sum, a) => sum + a.price.amount * (addons[a.id] ?? 0), 0)
 }
 
 /** Add-on quantities, one number field each; a per-person one at most the party. */
@@ -193,39 +194,50 @@ export function AddonFields({ prefix, tour, party, values, onChange, errors }: {
   )
 }
 
-/** Changing the party and the add-ons; the price is recomputed from the catalog. */
+/** Changing the party (a count per unit when the tour has several) and the add-ons; the price is recomputed from the catalog. */
 export function PartyForm({ booking, submit, onClose }: { booking: BookingDetail, submit: Submit, onClose: () => void }) {
   const { formats } = useOffice()
   const tours = useTours()
   const tour = tours?.find((t) => t.id === booking.tour.id)
   const [party, setParty] = useState(String(booking.party))
+  const [counts, setCounts] = useState<Record<string, number> | null>(null)
   const [addons, setAddons] = useState<Record<string, number>>(() => Object.fromEntries(booking.addons.map((a) => [a.id, a.quantity])))
   const [error, setError] = useState<FormError | null>(null)
   const fields = fieldsOf(error)
-  const size = Number(party)
+  const unitTour = tour && countsPerUnit(tour) ? tour : null
+  // The tour list arrives after the form opens: the counts start from the booking's own lines then.
+  const unitCounts = counts ?? (unitTour ? startingCounts(unitTour, booking.party, booking) : {})
+  const quantities = tour ? quantitiesOf(tour, Number(party), unitCounts) : {}
+  const size = unitTour ? mixOf(unitTour, quantities).people : Number(party)
 
   return (
     <ActionForm id="party" title="Change party and add-ons" submitLabel="Save changes" busyLabel="Saving…" onClose={onClose} error={error}
       onSubmit={async () => {
         if (!Number.isInteger(size) || size < 1) {
-          const e = { text: 'The party must be a whole number of guests.', fields: { party: 'Enter how many guests' } }
+          const field = unitTour ? `units.${unitTour.units[0].id}` : 'party'
+          const e = { text: 'The party must be a whole number of guests.', fields: { [field]: 'Enter how many guests' } }
           setError(e)
           return e
         }
         const body: Record<string, unknown> = { party: size }
+        if (unitTour) body.units = unitCounts
         if (tour) body.addons = Object.fromEntries(tour.addons.map((a) => [a.id, addons[a.id] ?? 0]))
         const refused = await submit(body)
         setError(refused)
         return refused
       }}>
-      <label for="party-size">Guests</label>
-      <input id="party-size" type="number" inputMode="numeric" min={tour?.party.min ?? 1} max={tour?.party.max} value={party}
-        {...invalid('party-size-error', fields.party)} onInput={(event) => setParty(event.currentTarget.value)} />
-      {tour && <p class="hint-after">{tour.title} takes {tour.party.min} to {tour.party.max} guests.</p>}
-      <FieldError id="party-size-error" text={fields.party} />
+      {unitTour ? <UnitFields prefix="party" tour={unitTour} values={unitCounts} onChange={setCounts} errors={fields} /> : (
+        <>
+          <label for="party-size">Guests</label>
+          <input id="party-size" type="number" inputMode="numeric" min={tour?.party.min ?? 1} max={tour?.party.max} value={party}
+            {...invalid('party-size-error', fields.party)} onInput={(event) => setParty(event.currentTarget.value)} />
+          {tour && <p class="hint-after">{tour.title} takes {tour.party.min} to {tour.party.max} guests.</p>}
+          <FieldError id="party-size-error" text={fields.party} />
+        </>
+      )}
       {tour && <AddonFields prefix="party" tour={tour} party={size} values={addons} onChange={setAddons} errors={fields} />}
       {tour && Number.isInteger(size) && size > 0 && (
-        <p>New total before any promo code: <strong>{formats.price(priceOf(tour, size, addons))}</strong> (now {formats.price(booking.price.total)})</p>
+        <p>New total before any promo code: <strong>{formats.price(priceOf(tour, quantities, addons))}</strong> (now {formats.price(booking.price.total)})</p>
       )}
     </ActionForm>
   )

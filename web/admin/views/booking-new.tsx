@@ -4,11 +4,12 @@ import { useOffice } from '../session.tsx'
 import { AddonFields, ContactFields, DaySteps, fieldsOf, priceOf } from './booking-forms.tsx'
 import { bookingPath, DeparturePicker, FieldError, formErrorOf, invalid, useTours, type FormError } from './booking-shared.tsx'
 import type { BookingRecord } from './booking-types.ts'
+import { countsPerUnit, mixOf, quantitiesOf, startingCounts, UnitFields } from './unit-fields.tsx'
 import { guestEmailNote } from './guest-email-note.ts'
 
 /** Refusals that concern one field without naming it. */
 const CODE_FIELDS: Record<string, string> = {
-  party_out_of_range: 'party', insufficient_capacity: 'start', departure_ended: 'start', slot_not_found: 'start', tour_not_found: 'tour_id',
+  party_out_of_range: 'party', party_mismatch: 'party', insufficient_capacity: 'start', departure_ended: 'start', slot_not_found: 'start', tour_not_found: 'tour_id',
   invalid_promo_code: 'promo_code',
 }
 
@@ -28,6 +29,7 @@ export function NewBooking() {
   const [date, setDate] = useState(today)
   const [start, setStart] = useState<string | null>(null)
   const [party, setParty] = useState('2')
+  const [counts, setCounts] = useState<Record<string, number>>({})
   const [addons, setAddons] = useState<Record<string, number>>({})
   const [name, setName] = useState('')
   const [email, setEmail] = useState('')
@@ -43,7 +45,12 @@ export function NewBooking() {
 
   const tour = tours?.find((t) => t.id === tourId) ?? null
   const hasEmail = email.trim() !== ''
-  const size = Number(party)
+  const unitTour = tour && countsPerUnit(tour) ? tour : null
+  const quantities = tour ? quantitiesOf(tour, Number(party), counts) : {}
+  const mix = tour ? mixOf(tour, quantities) : null
+  // People: what the party bounds and per-person add-ons count; the departure's room is in seats.
+  const size = unitTour && mix ? mix.people : Number(party)
+  const seats = mix ? mix.seats : size
   const fields = fieldsOf(error)
 
   // A refusal moves focus to the first field it names, or to its sentence.
@@ -63,14 +70,17 @@ export function NewBooking() {
     setStart(null)
     setAddons({})
     const chosen = tours?.find((t) => t.id === id)
-    if (chosen && (size < chosen.party.min || size > chosen.party.max)) setParty(String(Math.max(chosen.party.min, Math.min(size || 0, chosen.party.max))))
+    const fitted = chosen && (size < chosen.party.min || size > chosen.party.max) ? Math.max(chosen.party.min, Math.min(size || 0, chosen.party.max)) : size
+    if (fitted !== size) setParty(String(fitted))
+    // A tour's counts start as the party of its first unit.
+    setCounts(chosen ? startingCounts(chosen, Number.isInteger(fitted) && fitted > 0 ? fitted : 0) : {})
   }
 
   async function submit(): Promise<void> {
     const missing: Record<string, string> = {}
     if (!tourId) missing.tour_id = 'Choose a tour'
     else if (!start) missing.start = 'Choose a departure'
-    if (!Number.isInteger(size) || size < 1) missing.party = 'Enter how many guests'
+    if (!Number.isInteger(size) || size < 1) missing[unitTour ? `units.${unitTour.units[0].id}` : 'party'] = 'Enter how many guests'
     if (!name.trim()) missing['contact.name'] = 'Enter the name'
     if (!email.trim() && !phone.trim()) missing['contact.email'] = missing['contact.phone'] = 'Enter an email address or a phone number'
     if (Object.keys(missing).length > 0) {
@@ -78,7 +88,7 @@ export function NewBooking() {
       return
     }
     const body: Record<string, unknown> = {
-      tour_id: tourId, start, party: size,
+      tour_id: tourId, start, party: size, ...(unitTour ? { units: counts } : {}),
       addons: Object.fromEntries(Object.entries(addons).filter(([, q]) => q > 0)),
       contact: { name: name.trim(), ...(email.trim() ? { email: email.trim() } : {}), ...(phone.trim() ? { phone: phone.trim() } : {}) },
       status, notify_guest: notify && hasEmail,
@@ -122,16 +132,20 @@ export function NewBooking() {
         </div>
         <DaySteps date={date} onChange={changeDay} />
         {tourId && /^\d{4}-\d{2}-\d{2}$/.test(date) && (
-          <DeparturePicker name="new-start" tourId={tourId} date={date} seats={Number.isInteger(size) && size > 0 ? size : 1}
+          <DeparturePicker name="new-start" tourId={tourId} date={date} seats={Number.isInteger(seats) && seats > 0 ? seats : 1}
             value={start} onChange={setStart} error={fields.start} />
         )}
         {!tourId && fields.start && <FieldError id="new-start-error" text={fields.start} />}
 
-        <label for="new-party">Guests</label>
-        <input id="new-party" type="number" inputMode="numeric" min={tour?.party.min ?? 1} max={tour?.party.max} value={party}
-          {...invalid('new-party-error', fields.party)} onInput={(event) => setParty(event.currentTarget.value)} />
-        {tour && <p class="hint-after">{tour.title} takes {tour.party.min} to {tour.party.max} guests{tour.confirmation === 'on_request' ? ', on request' : ''}.</p>}
-        <FieldError id="new-party-error" text={fields.party} />
+        {unitTour ? <UnitFields prefix="new" tour={unitTour} values={counts} onChange={setCounts} errors={fields} /> : (
+          <>
+            <label for="new-party">Guests</label>
+            <input id="new-party" type="number" inputMode="numeric" min={tour?.party.min ?? 1} max={tour?.party.max} value={party}
+              {...invalid('new-party-error', fields.party)} onInput={(event) => setParty(event.currentTarget.value)} />
+            {tour && <p class="hint-after">{tour.title} takes {tour.party.min} to {tour.party.max} guests{tour.confirmation === 'on_request' ? ', on request' : ''}.</p>}
+            <FieldError id="new-party-error" text={fields.party} />
+          </>
+        )}
         {tour && <AddonFields prefix="new" tour={tour} party={size} values={addons} onChange={setAddons} errors={fields} />}
 
         <fieldset class="contact-fields">
@@ -160,7 +174,7 @@ export function NewBooking() {
         <textarea id="new-note" rows={2} maxLength={2000} value={note} onInput={(event) => setNote(event.currentTarget.value)} />
 
         {tour && Number.isInteger(size) && size > 0 && (
-          <p class="total">Total, due on arrival: <strong>{formats.price(priceOf(tour, size, addons))}</strong></p>
+          <p class="total">Total, due on arrival: <strong>{formats.price(priceOf(tour, quantities, addons))}</strong></p>
         )}
         {error && <div class="message" data-tone="error" role="alert" tabIndex={-1} ref={alert}>{error.text}</div>}
         <div class="actions">

@@ -1,0 +1,101 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, test } from 'node:test'
+import type { Browser, Page } from 'playwright-core'
+import { backOffice } from '../helpers/back-office.ts'
+import { assertAccessible, browserSkipReason, launchBrowser, screenshot } from '../helpers/browser.ts'
+import { demoCatalog, startService, type StartedService } from '../helpers/build.ts'
+import { apiKeyClient, type OperatorClient } from '../helpers/operator.ts'
+
+// The back office's booking forms with price categories (issue 27, item 7; docs/units.md) in
+// Chromium, on the real app and database: a count per unit, the detail's units and seats, and
+// a change of the mix. Both clocks are held at DEFAULT_NOW (Monday 1 June 2026, 09:00 in Lisbon).
+
+/** The demo's Alfama walk with an adult, a child and an infant on a lap, each child or infant with an adult. */
+function catalogWithUnits() {
+  const catalog = demoCatalog()
+  const walk = catalog.instances.find((i: { prefix: string }) => i.prefix === 'lisbon').tours.find((t: { id: string }) => t.id === 'alfama-walk')
+  walk.units = [
+    { id: 'adult', type: 'adult', name: 'Adult', price: walk.price, min_age: 13 },
+    { id: 'child', type: 'child', name: 'Child', price: 950, min_age: 4, max_age: 12, accompanied_by: ['adult'] },
+    { id: 'infant', type: 'infant', name: 'Infant', price: 0, seats: 0, max_age: 3, accompanied_by: ['adult'] },
+  ]
+  return catalog
+}
+
+const linesOf = (booking: { units: Array<{ id: string, quantity: number, amount: number }> }) => booking.units.map((u) => [u.id, u.quantity, u.amount])
+
+describe('the booking forms with units in Chromium', { skip: browserSkipReason(), timeout: 300_000 }, () => {
+  let service: StartedService
+  let browser: Browser
+  let manager: OperatorClient
+
+  before(async () => {
+    service = await startService({ catalog: catalogWithUnits() })
+    browser = await launchBrowser()
+    manager = (await apiKeyClient(service, 'manager')).client
+  })
+  after(async () => {
+    await browser?.close()
+    await service?.close()
+  })
+
+  const { officePage, signInAs } = backOffice(() => ({ service, browser }))
+  const result = (page: Page, text: RegExp) => page.locator('.booking-result', { hasText: text }).waitFor()
+
+  test('staff book 2 adults and an infant on a lap, see the units and seats in the detail, then add a child', async () => {
+    const office = await officePage()
+    const { page } = office
+    await signInAs(page, 'staff', { path: 'bookings/new', heading: 'New booking' })
+    await page.getByLabel('Tour').selectOption('alfama-walk')
+    const guests = page.getByRole('group', { name: 'Guests' })
+    assert.equal(await page.getByLabel('Guests', { exact: true }).count(), 0, 'one count per unit, no party field')
+    await guests.getByLabel(/^Child €9\.50 each, ages 4–12, with Adult/).waitFor()
+    await guests.getByLabel(/^Infant free, up to age 3, no seat, with Adult/).waitFor()
+    await page.getByRole('button', { name: 'Day after' }).click()
+    await guests.getByLabel(/^Adult/).fill('2')
+    await guests.getByLabel(/^Infant/).fill('1')
+    await guests.getByText('3 guests on 2 seats').waitFor()
+    await page.locator('.departure-options label', { hasText: '17:30' }).click()
+    await page.getByLabel('Name').fill('Family Ferreira')
+    await page.getByLabel('Phone', { exact: true }).fill('912 345 678')
+    await page.getByText(/Total, due on arrival: €38\.00/).waitFor()
+    await assertAccessible(page, 'new booking form with units')
+    await screenshot(page, 'back-office-booking-new-units')
+    await page.getByRole('button', { name: 'Make booking' }).click()
+    await page.getByRole('heading', { level: 1, name: /Family Ferreira/ }).waitFor()
+
+    const code = /\/bookings\/([A-Z0-9]+)$/.exec(new URL(page.url()).pathname)?.[1]
+    assert.ok(code, page.url())
+    let made = (await manager.get(`/bookings/${code}`)).body
+    assert.deepEqual([made.party, made.seats, made.price.subtotal], [3, 2, 3800])
+    assert.deepEqual(linesOf(made), [['adult', 2, 3800], ['infant', 1, 0]])
+    const facts = page.locator('.booking-facts')
+    await facts.locator('div', { hasText: /^Units/ }).getByText('2 × Adult (€38.00) and 1 × Infant (free)').waitFor()
+    assert.equal(await facts.locator('div', { hasText: /^Seats/ }).locator('dd').textContent(), '2')
+
+    // The change form starts from the booking's own counts; a child joins.
+    await page.getByRole('button', { name: 'Change party or add-ons…' }).click()
+    const change = page.getByRole('region', { name: 'Change party and add-ons' })
+    assert.equal(await change.getByLabel(/^Adult/).inputValue(), '2')
+    assert.equal(await change.getByLabel(/^Infant/).inputValue(), '1')
+    await change.getByLabel(/^Child/).fill('1')
+    await change.getByText(/New total before any promo code: €47\.50/).waitFor()
+    await assertAccessible(page, 'change form with units')
+    await change.getByRole('button', { name: 'Save changes' }).click()
+    await result(page, /^Now 4 guests \(2 Adult, 1 Child, 1 Infant\); the total is €47\.50/)
+    made = (await manager.get(`/bookings/${code}`)).body
+    assert.deepEqual([made.party, made.seats, made.price.subtotal], [4, 3, 4750])
+    assert.deepEqual(linesOf(made), [['adult', 2, 3800], ['child', 1, 950], ['infant', 1, 0]])
+    assert.equal(await facts.locator('div', { hasText: /^Seats/ }).locator('dd').textContent(), '3')
+
+    // A child without an adult: the server's rule (src/domain/units.ts) refuses it at the child's count.
+    await page.getByRole('button', { name: 'Change party or add-ons…' }).click()
+    await change.getByLabel(/^Adult/).fill('0')
+    await change.getByLabel(/^Infant/).fill('0')
+    await change.getByRole('button', { name: 'Save changes' }).click()
+    await change.locator('#party-unit-child-error').waitFor()
+    assert.equal(await change.getByLabel(/^Child/).getAttribute('aria-invalid'), 'true')
+    assert.equal((await manager.get(`/bookings/${code}`)).body.seats, 3, 'nothing changed')
+    await office.close()
+  })
+})
