@@ -72,7 +72,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
         'Set-Cookie': sessionCookieHeader('When the sid cookie named the session', BOOKING_SESSION_DAYS * 24 * 3600, SESSION_RENEWED),
       },
       errors: ['csrf_missing', 'csrf_invalid', 'tour_not_found', 'insufficient_capacity', 'idempotency_in_flight', 'slot_not_found', 'cutoff_passed',
-        'party_out_of_range', 'invalid_addon', 'invalid_promo_code', 'date_out_of_range', 'idempotency_key_reused'],
+        'party_out_of_range', 'invalid_unit', 'unit_not_allowed', 'party_mismatch', 'invalid_addon', 'invalid_promo_code', 'date_out_of_range', 'idempotency_key_reused'],
     },
   }, async (request, reply) => {
     reply.header('Cache-Control', 'no-store')

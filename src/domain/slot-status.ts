@@ -21,17 +21,18 @@ export function slotState(input: {
   seatsTaken: number
   pastCutoff: boolean
   closedByOperator: boolean
-  party: number | null
+  /** The seats the asked mix takes (src/domain/units.ts); null when no party or units was asked. */
+  seats: number | null
 }): SlotState {
   const remaining = Math.max(0, input.capacity - input.seatsTaken)
   const status: SlotStatus = input.pastCutoff || input.closedByOperator ? 'closed'
     : remaining === 0 ? 'sold_out'
       : remaining * 2 < input.capacity ? 'limited'
         : 'available'
-  if (input.party === null) return { remaining, status }
+  if (input.seats === null) return { remaining, status }
   const reason: UnbookableReason | undefined = input.pastCutoff ? 'cutoff_passed'
     : remaining === 0 || input.closedByOperator ? 'sold_out'
-      : remaining < input.party ? 'insufficient_capacity'
+      : remaining < input.seats ? 'insufficient_capacity'
         : undefined
   return reason ? { remaining, status, bookable: false, reason } : { remaining, status, bookable: true }
 }

@@ -6,9 +6,11 @@ import { LruMap } from '../domain/lru-map.ts'
 import { isGuaranteed, minimumToRun } from '../domain/minimum-to-run.ts'
 import { expandSchedule, type Departure } from '../domain/schedule.ts'
 import { slotState } from '../domain/slot-status.ts'
+import { unitMix } from '../domain/units.ts'
 import { ApiError } from '../errors/api-error.ts'
 import type { Availability } from '../schemas/availability.ts'
 import type { CatalogTour } from '../schemas/catalog.ts'
+import { MAX_UNIT_QUANTITY } from '../schemas/unit-type.ts'
 import type { DepartureRepository, WindowSeats } from '../store/departures.ts'
 import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 
@@ -26,9 +28,12 @@ export function requireOfferedTour(catalog: InstanceCatalog, tourId: string) {
   return tour
 }
 
+/** The tour's party bounds, in people (with units, the people they count: src/domain/units.ts). */
 export function requirePartyInRange(party: { min: number, max: number }, size: number): void {
   if (size < party.min || size > party.max) {
-    throw new ApiError('party_out_of_range', `This tour takes parties of ${party.min} to ${party.max}`, { min: party.min, max: party.max })
+    throw new ApiError('party_out_of_range', `This tour takes parties of ${party.min} to ${party.max}`, {
+      min: party.min, max: party.max, errors: [{ field: 'party', message: `must be from ${party.min} to ${party.max} people` }],
+    })
   }
 }
 
@@ -44,13 +49,18 @@ export interface AvailabilityWindow {
   /** Days read: the days asked for, clipped to the horizon. */
   days: number
   requestedDays: number
+  /** The people asked for (party, or those the units count); null when neither is given. */
   party: number | null
+  /** The seats the asked mix takes, what bookable judges; null when neither party nor units is given. */
+  seats: number | null
+  /** Each slot's price: the mix's subtotal (one of the first unit when nothing is asked). */
+  price: number
   /** The last local date guests may book (YYYY-MM-DD): today plus the horizon. */
   lastDate: string
   key: string
 }
 
-type AvailabilityQuery = { tour: string, date?: string, party?: number, days?: number }
+type AvailabilityQuery = { tour: string, date?: string, party?: number, units?: string, days?: number }
 
 /** Windows already checked, per catalog: date arithmetic in the Temporal polyfill costs more than the rest of a repeated read. */
 const CHECKED_WINDOW_LIMIT = 1_000
@@ -64,7 +74,7 @@ export function availabilityWindow(catalog: InstanceCatalog, now: Temporal.Insta
     windows = new LruMap(CHECKED_WINDOW_LIMIT)
     checkedWindows.set(catalog, windows)
   }
-  const key = JSON.stringify([today.toString(), query.tour, query.date, query.days, query.party])
+  const key = JSON.stringify([today.toString(), query.tour, query.date, query.days, query.party, query.units])
   let window = windows.get(key)
   if (!window) {
     window = checkWindow(catalog, today, query)
@@ -83,11 +93,33 @@ function checkWindow(catalog: InstanceCatalog, today: Temporal.PlainDate, query:
       errors: [{ field: 'date', message: `must be from ${today} to ${lastDate}` }],
     })
   }
-  const party = query.party ?? null
-  if (party !== null) requirePartyInRange(tour.party, party)
+  const units = query.units === undefined ? undefined : parseUnitsQuery(query.units)
+  // The one rule (src/domain/units.ts): without units, party (or one, for the price) of the first unit.
+  const mix = unitMix(tour, { party: units === undefined ? query.party ?? 1 : query.party, units })
+  const asked = query.party !== undefined || units !== undefined
+  if (asked) requirePartyInRange(tour.party, mix.party)
+  const price = mix.lines.reduce((sum, line) => sum + line.amount, 0)
   const requestedDays = query.days ?? 7
   const days = Math.min(requestedDays, firstDate.until(lastDate).days + 1)
-  return { tour, firstDate, days, requestedDays, party, lastDate: lastDate.toString(), key: `${tour.id} ${firstDate} ${days} ${requestedDays} ${party}` }
+  const party = asked ? mix.party : null
+  const seats = asked ? mix.seats : null
+  // Keyed on the resolved mix (in the tour's order), so the same mix however written shares one kept answer.
+  const mixKey = units === undefined ? `${party}` : mix.lines.map((line) => `${line.id}:${line.quantity}`).join(',')
+  return { tour, firstDate, days, requestedDays, party, seats, price, lastDate: lastDate.toString(),
+    key: `${tour.id} ${firstDate} ${days} ${requestedDays} ${mixKey}` }
+}
+
+/** `adult:2,child:1` (its form checked by the query schema) as POST /booking's units map; an id twice or a quantity above the most is refused naming units. */
+function parseUnitsQuery(text: string): Record<string, number> {
+  const units: Record<string, number> = {}
+  for (const pair of text.split(',')) {
+    const [id, quantity] = pair.split(':')
+    const problem = Object.hasOwn(units, id) ? `names ${id} twice`
+      : Number(quantity) > MAX_UNIT_QUANTITY ? `books at most ${MAX_UNIT_QUANTITY} of a unit` : null
+    if (problem !== null) throw new ApiError('validation_failed', `units ${problem}`, { errors: [{ field: 'units', message: problem }] })
+    units[id] = Number(quantity)
+  }
+  return units
 }
 
 export interface AvailabilityRead {
@@ -108,7 +140,8 @@ function departuresOf(tour: CatalogTour, timeZone: string, window: AvailabilityW
 
 export async function readAvailability(catalog: InstanceCatalog, departureRows: DepartureRepository, now: Temporal.Instant,
   window: AvailabilityWindow): Promise<AvailabilityRead> {
-  const { tour, firstDate, days, party } = window
+  const { tour, firstDate, days, party, seats: askedSeats } = window
+  const price = { amount: window.price, currency: catalog.instance.currency }
   const limits = { by: 'guest', lastDate: window.lastDate } as const
   const timeZone = catalog.instance.timezone
   const nowMs = now.epochMilliseconds
@@ -144,7 +177,7 @@ export async function readAvailability(catalog: InstanceCatalog, departureRows: 
           pastCutoff: departureRefusal(d, tour.cutoff_minutes, nowMs, limits) !== null,
           // A cancelled departure is closed too; both take no new holds.
           closedByOperator: stored?.closed === 1 || stored?.cancelled === 1,
-          party,
+          seats: askedSeats,
         })
         return {
           start: d.startText,
@@ -156,6 +189,7 @@ export async function readAvailability(catalog: InstanceCatalog, departureRows: 
           status,
           guaranteed: isGuaranteed(minimum, stored?.live ?? 0),
           ...bookable,
+          price,
         }
       }),
     },

@@ -98,6 +98,8 @@ test('the answer names the tour, the zone, the first date, the days and the part
     status: 'available',
     guaranteed: false,
     bookable: true,
+    // Added with units (docs/units.md): the party's subtotal, 1900 × 3.
+    price: { amount: 5700, currency: 'EUR' },
   })
 })
 

@@ -132,7 +132,7 @@ test('the read side documents its own errors', async (t) => {
   const availability = paths['/availability'].get
   assert.ok(documentedCodes(availability, 400).includes('validation_failed'))
   assert.ok(documentedCodes(availability, 404).includes('tour_not_found'))
-  assert.deepEqual(documentedCodes(availability, 422).sort(), ['date_out_of_range', 'party_out_of_range'])
+  assert.deepEqual(documentedCodes(availability, 422).sort(), ['date_out_of_range', 'invalid_unit', 'party_mismatch', 'party_out_of_range', 'unit_not_allowed'])
   assert.ok(documentedCodes(paths['/tours/{id}'].get, 404).includes('tour_not_found'))
 })
 
@@ -176,10 +176,10 @@ test('GET /availability documents its query exactly as the interface gives it', 
   const service = await build(t)
   const { paths } = await openapi(service)
   const byName = new Map((paths['/availability'].get.parameters ?? []).map((p) => [p.name, p]))
-  assert.deepEqual([...byName.keys()].sort(), ['date', 'days', 'party', 'tour'])
+  assert.deepEqual([...byName.keys()].sort(), ['date', 'days', 'party', 'tour', 'units'])
   for (const p of byName.values()) assert.equal(p.in, 'query')
   assert.equal(byName.get('tour')!.required, true)
-  for (const name of ['date', 'party', 'days']) assert.equal(byName.get(name)!.required, false, name)
+  for (const name of ['date', 'party', 'days', 'units']) assert.equal(byName.get(name)!.required, false, name)
   assert.equal(byName.get('date')!.schema.format, 'date')
   assert.equal(byName.get('party')!.schema.type, 'integer')
   assert.equal(byName.get('party')!.schema.minimum, 1)

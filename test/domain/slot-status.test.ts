@@ -3,7 +3,7 @@ import { describe, test } from 'node:test'
 import { Temporal } from 'temporal-polyfill'
 import { isPastCutoffMs, slotState } from '../../src/domain/slot-status.ts'
 
-const open = { pastCutoff: false, closedByOperator: false, party: null }
+const open = { pastCutoff: false, closedByOperator: false, seats: null }
 
 describe('slotState status without a party', () => {
   test('all seats free is available', () => {
@@ -40,31 +40,31 @@ describe('slotState status without a party', () => {
   })
 })
 
-describe('slotState with a party', () => {
+describe('slotState with a party (the seats its mix takes)', () => {
   test('a party that fits is bookable, up to exactly the seats left', () => {
-    assert.deepEqual(slotState({ ...open, capacity: 10, seatsTaken: 6, party: 2 }), { remaining: 4, status: 'limited', bookable: true })
-    assert.deepEqual(slotState({ ...open, capacity: 10, seatsTaken: 6, party: 4 }), { remaining: 4, status: 'limited', bookable: true })
+    assert.deepEqual(slotState({ ...open, capacity: 10, seatsTaken: 6, seats: 2 }), { remaining: 4, status: 'limited', bookable: true })
+    assert.deepEqual(slotState({ ...open, capacity: 10, seatsTaken: 6, seats: 4 }), { remaining: 4, status: 'limited', bookable: true })
   })
 
   test('a party larger than the seats left is insufficient_capacity', () => {
-    assert.deepEqual(slotState({ ...open, capacity: 10, seatsTaken: 6, party: 5 }),
+    assert.deepEqual(slotState({ ...open, capacity: 10, seatsTaken: 6, seats: 5 }),
       { remaining: 4, status: 'limited', bookable: false, reason: 'insufficient_capacity' })
   })
 
   test('no seats left is sold_out', () => {
-    assert.deepEqual(slotState({ ...open, capacity: 10, seatsTaken: 10, party: 1 }),
+    assert.deepEqual(slotState({ ...open, capacity: 10, seatsTaken: 10, seats: 1 }),
       { remaining: 0, status: 'sold_out', bookable: false, reason: 'sold_out' })
   })
 
   test('past the cutoff is cutoff_passed, even when sold out or with room to spare', () => {
-    assert.deepEqual(slotState({ ...open, capacity: 10, seatsTaken: 0, pastCutoff: true, party: 2 }),
+    assert.deepEqual(slotState({ ...open, capacity: 10, seatsTaken: 0, pastCutoff: true, seats: 2 }),
       { remaining: 10, status: 'closed', bookable: false, reason: 'cutoff_passed' })
-    assert.deepEqual(slotState({ ...open, capacity: 10, seatsTaken: 10, pastCutoff: true, party: 2 }),
+    assert.deepEqual(slotState({ ...open, capacity: 10, seatsTaken: 10, pastCutoff: true, seats: 2 }),
       { remaining: 0, status: 'closed', bookable: false, reason: 'cutoff_passed' })
   })
 
   test('closed by the operator is unbookable with reason sold_out, though seats remain', () => {
-    assert.deepEqual(slotState({ ...open, capacity: 10, seatsTaken: 0, closedByOperator: true, party: 2 }),
+    assert.deepEqual(slotState({ ...open, capacity: 10, seatsTaken: 0, closedByOperator: true, seats: 2 }),
       { remaining: 10, status: 'closed', bookable: false, reason: 'sold_out' })
   })
 })
