@@ -42,7 +42,7 @@ describe('the booking forms with units in Chromium', { skip: browserSkipReason()
   const { officePage, signInAs } = backOffice(() => ({ service, browser }))
   const result = (page: Page, text: RegExp) => page.locator('.booking-result', { hasText: text }).waitFor()
 
-  test('staff book 2 adults and an infant on a lap, see the units and seats in the detail, then add a child', async () => {
+  test('staff book 2 adults and an infant on a lap, see the units and seats in the detail, add a child, then move it to a tour without units', async () => {
     const office = await officePage()
     const { page } = office
     await signInAs(page, 'staff', { path: 'bookings/new', heading: 'New booking' })
@@ -96,6 +96,19 @@ describe('the booking forms with units in Chromium', { skip: browserSkipReason()
     await change.locator('#party-unit-child-error').waitFor()
     assert.equal(await change.getByLabel(/^Child/).getAttribute('aria-invalid'), 'true')
     assert.equal((await manager.get(`/bookings/${code}`)).body.seats, 3, 'nothing changed')
+
+    // Moved to a tour without units, the party becomes that many of its one unit, "Person".
+    await page.getByRole('button', { name: 'Move…' }).click()
+    const move = page.getByRole('region', { name: 'Move to another departure' })
+    await move.getByLabel('Tour').selectOption('belem-bike')
+    await move.getByText(/the party is 4 × Person/).waitFor()
+    await move.locator('.departure-options label', { hasText: '14:00' }).click()
+    await move.getByRole('button', { name: 'Move booking' }).click()
+    await result(page, /^Moved to /)
+    made = (await manager.get(`/bookings/${code}`)).body
+    assert.deepEqual([made.tour.id, made.party, made.seats], ['belem-bike', 4, 4])
+    assert.deepEqual(linesOf(made).map(([id, quantity]) => [id, quantity]), [['person', 4]])
+    assert.equal(await facts.locator('div', { hasText: /^Units/ }).count(), 0, 'the implicit unit is not listed: the party says it')
     await office.close()
   })
 })

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'preact/hooks'
 import { addDays } from '../dates.ts'
 import { useOffice } from '../session.tsx'
 import {
-  DeparturePicker, feeOf, feePercentAt, FieldError, invalid, useCurrentPolicy, useTours, type FormError,
+  feeOf, feePercentAt, FieldError, invalid, useCurrentPolicy, useTours, type FormError,
 } from './booking-shared.tsx'
 import type { BookingDetail, TourInfo } from './booking-types.ts'
 import { countsPerUnit, mixOf, quantitiesOf, startingCounts, UnitFields } from './unit-fields.tsx'
@@ -78,75 +78,6 @@ export function ActionForm({ id, title, submitLabel, busyLabel, danger, closeLab
 
 /** Field messages of a refusal, in plain words. */
 export const fieldsOf = (error: FormError | null) => Object.fromEntries(Object.entries(error?.fields ?? {}).map(([k, v]) => [k, plain(v)]))
-
-/** Moving to another departure of this tour or another: the departures of a day with their free seats. */
-export function MoveForm({ booking, submit, onClose }: { booking: BookingDetail, submit: Submit, onClose: () => void }) {
-  const { formats } = useOffice()
-  const tours = useTours()
-  const [tourId, setTourId] = useState(booking.tour.id)
-  const [date, setDate] = useState(formats.operatorDate(booking.start))
-  const [start, setStart] = useState<string | null>(null)
-  const [error, setError] = useState<FormError | null>(null)
-  const fields = fieldsOf(error)
-  const tour = tours?.find((t) => t.id === tourId)
-  const otherTour = tourId !== booking.tour.id
-  const dropped = otherTour && tour ? booking.addons.filter((a) => !tour.addons.some((x) => x.id === a.id)) : []
-  const options = tours && tours.some((t) => t.id === booking.tour.id) ? tours : [{ id: booking.tour.id, title: booking.tour.title } as TourInfo, ...(tours ?? [])]
-  const changeDay = (day: string) => {
-    setDate(day)
-    setStart(null)
-  }
-
-  return (
-    <ActionForm id="move" title="Move to another departure" submitLabel="Move booking" busyLabel="Moving…" onClose={onClose} error={error}
-      onSubmit={async () => {
-        if (!start) {
-          const e = { text: 'Choose the departure to move to.', fields: { start: 'Choose a departure' } }
-          setError(e)
-          return e
-        }
-        const body: Record<string, unknown> = { start }
-        if (otherTour) {
-          body.tour_id = tourId
-          if (tour) {
-            body.addons = Object.fromEntries(booking.addons.flatMap((a) => {
-              const offered = tour.addons.find((x) => x.id === a.id)
-              return offered ? [[a.id, Math.min(a.quantity, offered.max_quantity)]] : []
-            }))
-          }
-        }
-        const refused = await submit(body)
-        setError(refused)
-        return refused
-      }}>
-      <p class="hint">Now: {booking.tour.title}, {formats.dateTime(booking.start)}; {booking.seats} {booking.seats === 1 ? 'seat' : 'seats'} needed.</p>
-      <div class="form-row">
-        <div>
-          <label for="move-tour">Tour</label>
-          <select id="move-tour" value={tourId} {...invalid('move-tour-error', fields.tour_id)} onChange={(event) => {
-            setTourId(event.currentTarget.value)
-            setStart(null)
-          }}>
-            {options.map((t) => <option key={t.id} value={t.id}>{t.title}</option>)}
-          </select>
-          <FieldError id="move-tour-error" text={fields.tour_id} />
-        </div>
-        <div>
-          <label for="move-date">Day</label>
-          <input id="move-date" type="date" value={date} required onInput={(event) => changeDay(event.currentTarget.value)} />
-        </div>
-      </div>
-      <DaySteps date={date} onChange={changeDay} />
-      {/^\d{4}-\d{2}-\d{2}$/.test(date) && (
-        <DeparturePicker name="move-start" tourId={tourId} date={date} seats={booking.seats} value={start} onChange={setStart}
-          current={{ tour_id: booking.tour.id, start: booking.start }} error={fields.start} />
-      )}
-      {dropped.length > 0 && (
-        <p class="note">{formats.list(dropped.map((a) => a.name))} {dropped.length === 1 ? 'is' : 'are'} not offered on {tour?.title}: the move drops {dropped.length === 1 ? 'it' : 'them'}.</p>
-      )}
-    </ActionForm>
-  )
-}
 
 /** Buttons that step a YYYY-MM-DD day one day back or one forward. */
 export function DaySteps({ date, onChange }: { date: string, onChange: (day: string) => void }) {
