@@ -6,16 +6,16 @@ import { systemClock } from '../domain/clock.ts'
 import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 import type { Actor } from '../store/audit.ts'
 import { CliFailure } from './failure.ts'
-import { say } from './io.ts'
+import type { CliIo } from './io.ts'
 
 /** The CLI in the audit log: the system, as `cli`, with the operating-system user who ran it. */
-export function cliActor(): Actor {
+export function cliActor(io: CliIo): Actor {
   let user: string
   try {
     user = userInfo().username
   } catch {
     // Containers may run as a user id with no passwd entry.
-    user = process.env.USER || `uid ${process.getuid?.() ?? '?'}`
+    user = io.env.USER || `uid ${process.getuid?.() ?? '?'}`
   }
   return { type: 'system', id: 'cli', name: `cli (${user})` }
 }
@@ -32,9 +32,9 @@ export interface CliContext {
  * file seeds an empty database as at the server's start, but whether it differs from the
  * database is the server's start-up line, not every command's.
  */
-export async function withContext<T>(work: (cli: CliContext) => Promise<T>): Promise<T> {
-  const settings = readSettings()
-  const context = await createContext({ ...settings, migrateOnStart: true, rateLimits: false }, systemClock, { warn: (_details, message) => say(message) }, { reportCatalogDrift: false })
+export async function withContext<T>(io: CliIo, work: (cli: CliContext) => Promise<T>): Promise<T> {
+  const settings = readSettings(io.env)
+  const context = await createContext({ ...settings, migrateOnStart: true, rateLimits: false }, systemClock, { warn: (_details, message) => io.say(message) }, { reportCatalogDrift: false })
     .catch((err: unknown) => {
       if (err instanceof ConfigError) throw err
       throw new CliFailure(`cannot open the ${settings.database.dialect} database: ${err instanceof Error ? err.message : String(err)}`)

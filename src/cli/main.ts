@@ -1,3 +1,4 @@
+import { processIo } from './io.ts'
 import { runCli } from './program.ts'
 
 // `tourdesk … | head` closes stdout early: that is the reader's choice, not a failure.
@@ -7,4 +8,4 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
 })
 
 // The exit status is set, not forced with process.exit, so stdout drains into a pipe first.
-process.exitCode = await runCli(process.argv.slice(2))
+process.exitCode = await runCli(process.argv.slice(2), processIo())

@@ -1,6 +1,6 @@
-import { once } from 'node:events'
 import { Option } from 'commander'
 import { csvRecord, type CsvCell } from '../domain/csv.ts'
+import type { CliIo } from './io.ts'
 
 /**
  * How a listing command prints its records: an aligned table for a person, RFC 4180 CSV for a
@@ -19,8 +19,8 @@ export function formatOption(): Option {
   return new Option('--format <format>', 'table, csv or json (default: table when stdout is a terminal, else json)').choices(['table', 'csv', 'json'])
 }
 
-export function chosenFormat(format: string | undefined): Format {
-  return (format as Format | undefined) ?? (process.stdout.isTTY ? 'table' : 'json')
+export function chosenFormat(format: string | undefined, io: CliIo): Format {
+  return (format as Format | undefined) ?? (io.stdoutIsTerminal ? 'table' : 'json')
 }
 
 const tableText = (value: CsvCell) => value === true ? 'yes' : value === false ? 'no' : (value === null ? '' : String(value)).replace(/\s+/g, ' ')
@@ -31,16 +31,12 @@ function table<T>(records: T[], columns: Column<T>[]): string {
   return rows.map((row) => row.map((cell, i) => i === row.length - 1 ? cell : cell.padEnd(widths[i])).join('  ')).join('\n') + '\n'
 }
 
-async function write(text: string): Promise<void> {
-  // A slow reader at the other end of a pipe holds the export back instead of filling memory.
-  if (text !== '' && !process.stdout.write(text)) await once(process.stdout, 'drain')
-}
-
 /**
  * A listing written to stdout as its records arrive, page by page: CSV and JSON stream, a
  * table waits for the last page (its columns are as wide as their widest cell).
  */
-export function listing<T>(columns: Column<T>[], format: Format) {
+export function listing<T>(columns: Column<T>[], format: Format, io: CliIo) {
+  const write = (text: string) => io.write(text)
   const tableRows: T[] = []
   let started = false
   return {
@@ -65,8 +61,8 @@ export function listing<T>(columns: Column<T>[], format: Format) {
 }
 
 /** A whole listing at once. */
-export async function printListing<T>(records: T[], columns: Column<T>[], format: Format): Promise<void> {
-  const out = listing(columns, format)
+export async function printListing<T>(records: T[], columns: Column<T>[], format: Format, io: CliIo): Promise<void> {
+  const out = listing(columns, format, io)
   await out.add(records)
   await out.end()
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { test, type TestContext } from 'node:test'
-import { runCli } from '../helpers/cli-process.ts'
+import { runCli } from '../helpers/cli.ts'
 import { ApiClient } from '../helpers/client.ts'
 import { freshDatabase } from '../helpers/database.ts'
 import { OperatorClient } from '../helpers/operator.ts'

@@ -6,12 +6,12 @@ import { test, type TestContext } from 'node:test'
 import { readSettings } from '../../src/config/env.ts'
 import { openStore } from '../../src/store/store.ts'
 import { demoCatalog } from '../helpers/build.ts'
-import { runCli, type CliRun } from '../helpers/cli-process.ts'
+import { runCli, type CliRun } from '../helpers/cli.ts'
 import { freshDatabase, testDialect } from '../helpers/database.ts'
 import { delayUntil, PROPAGATION_LIMIT_MS } from '../helpers/propagation.ts'
 import { startServer, type ServerProcess } from '../helpers/server-process.ts'
 
-// `tourdesk catalog import|export` as real processes on a real database (a fresh SQLite
+// `tourdesk catalog import|export` through the CLI's entry (test/helpers/cli.ts) on a real database (a fresh SQLite
 // file, or a fresh PostgreSQL schema under TEST_DATABASE_URL), and a started service
 // (src/server.ts as its own process) that serves what they write without a restart.
 
@@ -96,7 +96,7 @@ function summaryOf(run: CliRun): Record<string, { changes: string[], catalog_ver
   }]))
 }
 
-/** Runs a few CLI processes at a time: enough to be quick, few enough not to starve a loaded CI machine. */
+/** Runs a few commands at a time: enough to be quick, few enough not to starve a loaded CI machine. */
 async function inBatches<T>(items: T[], work: (item: T) => Promise<void>, size = 4): Promise<void> {
   for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(work))
 }

@@ -8,12 +8,14 @@ import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { readSettings } from '../../src/config/env.ts'
 import { openStore } from '../../src/store/store.ts'
-import { runCli, type CliRun } from '../helpers/cli-process.ts'
+import { runCli, type CliRun } from '../helpers/cli.ts'
+import { runCli as runCliProcess } from '../helpers/cli-process.ts'
 import { freshDatabase } from '../helpers/database.ts'
 
-// The tourdesk CLI as a real process on a real database: a fresh SQLite file, or a fresh
-// PostgreSQL schema under TEST_DATABASE_URL. Results on stdout, messages on stderr, exit
-// 0, 1 (failure, one line) or 2 (usage).
+// The tourdesk CLI on a real database: a fresh SQLite file, or a fresh PostgreSQL schema under
+// TEST_DATABASE_URL. Results on stdout, messages on stderr, exit 0, 1 (failure, one line) or 2
+// (usage). Commands run through the CLI's entry in this process (test/helpers/cli.ts); the
+// last tests run it as its own process, as a shell does (docs/testing.md).
 const LISBON = 'lx4t7k2m'
 const PASSWORD = 'correct horse battery staple'
 
@@ -51,7 +53,7 @@ function failed(run: CliRun, why: RegExp): void {
 
 const add = ['staff', 'add', '--instance', 'lisbon']
 
-/** Runs a few CLI processes at a time: enough to be quick, few enough not to starve a loaded CI machine. */
+/** Runs a few commands at a time: enough to be quick, few enough not to starve a loaded CI machine. */
 async function inBatches<T, R>(items: T[], work: (item: T) => Promise<R>, size = 4): Promise<R[]> {
   const results: R[] = []
   for (let i = 0; i < items.length; i += size) results.push(...await Promise.all(items.slice(i, i + size).map(work)))
@@ -212,4 +214,27 @@ test('migrate brings a fresh database to the latest schema and says so on stderr
   assert.match(migrated.stderr, /^tourdesk: the (sqlite|postgres) database is migrated to the latest schema\n$/)
   assert.deepEqual(await rows((store) => store.staff.list(LISBON)), [])
   succeeded(await run(['migrate']))
+})
+
+test('as its own process: exit 0, 1 and 2 as the shell sees them, results alone on stdout, messages alone on stderr, the password read from stdin', async (t) => {
+  const { env, rows } = await database(t)
+  // One process at a time on the same database: the first migrates it.
+  const added = succeeded(await runCliProcess([...add, '--email', 'ana@example.pt', '--name', 'Ana', '--role', 'manager', '--password-stdin'], { env, stdin: `${PASSWORD}\n` }))
+  assert.equal(added.stdout, '')
+  assert.equal(added.stderr, 'tourdesk: ana@example.pt (manager) can sign in to lisbon now\n')
+  assert.ok((await rows((store) => store.staff.findByEmail(LISBON, 'ana@example.pt')))?.password_hash?.startsWith('scrypt$'))
+  const [listed, refused, misused, helped] = await Promise.all([
+    runCliProcess(['staff', 'list', '--instance', 'lisbon'], { env }),
+    runCliProcess(['staff', 'list', '--instance', 'paris'], { env }),
+    runCliProcess(['staff', 'list', '--instance', 'lisbon', '--colour'], { env }),
+    runCliProcess(['staff', '--help'], { env }),
+  ])
+  assert.deepEqual(JSON.parse(succeeded(listed).stdout).map((account: { email: string }) => account.email), ['ana@example.pt'], 'JSON when stdout is a pipe')
+  assert.equal(listed.stderr, '')
+  failed(refused, /no instance has the prefix "paris"/)
+  assert.equal(misused.code, 2, misused.stderr)
+  assert.equal(misused.stdout, '')
+  assert.match(misused.stderr, /unknown option '--colour'/)
+  assert.ok(succeeded(helped).stdout.startsWith('Usage: tourdesk staff'), helped.stdout)
+  assert.equal(helped.stderr, '')
 })

@@ -4,7 +4,7 @@ import { BOOKING_STATUSES, type BookingStatus } from '../../schemas/booking-stat
 import type { OperatorBooking } from '../../schemas/admin/booking.ts'
 import type { BookingPosition } from '../../store/operator-bookings.ts'
 import { instanceNamed, withContext } from '../context.ts'
-import { progress } from '../io.ts'
+import type { CliIo } from '../io.ts'
 import { instanceOption, parseDate } from '../options.ts'
 import { csvAmount } from '../../domain/csv.ts'
 import { chosenFormat, formatOption, listing, localWallClock, type Column, type Format } from '../output.ts'
@@ -39,7 +39,7 @@ function parseStatuses(value: string): BookingStatus[] {
 }
 
 /** `tourdesk bookings list`: GET /bookings's filters, every page, through the operator bookings service (src/services/operator-bookings.ts). */
-export function bookingsCommand(): Command {
+export function bookingsCommand(io: CliIo): Command {
   const bookings = new Command('bookings').description('bookings of an instance')
 
   bookings.command('list')
@@ -52,12 +52,12 @@ export function bookingsCommand(): Command {
     .option('--q <text>', 'part of the code, name, email or phone, ignoring case and accents')
     .addOption(formatOption())
     .action(async (options: { instance: string, from?: string, to?: string, status?: BookingStatus[], tour?: string, q?: string, format?: string }) => {
-      await withContext(async ({ context }) => {
+      await withContext(io, async ({ context }) => {
         const catalog = instanceNamed(context, options.instance)
         const query = { from: options.from, to: options.to, statuses: options.status, tour: options.tour, q: options.q }
-        const format = chosenFormat(options.format)
-        const out = listing(columns(format), format)
-        const shown = progress()
+        const format = chosenFormat(options.format, io)
+        const out = listing(columns(format), format, io)
+        const shown = io.progress()
         let after: BookingPosition | null = null
         let count = 0
         for (;;) {

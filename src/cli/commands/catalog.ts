@@ -7,7 +7,7 @@ import type { CatalogInstance } from '../../schemas/catalog.ts'
 import type { CatalogEditResult } from '../../catalog/catalog-editor.ts'
 import { cliActor, instanceNamed, withContext } from '../context.ts'
 import { CliFailure } from '../failure.ts'
-import { print, progress } from '../io.ts'
+import type { CliIo } from '../io.ts'
 
 type SummaryFormat = 'text' | 'json'
 
@@ -55,7 +55,7 @@ function summaryText({ instance, dry_run, catalog_version, changes, orphaned_dep
 }
 
 /** `tourdesk catalog import|export`: the catalog file in and out of the database, through the one catalog editor (src/catalog/catalog-editor.ts). */
-export function catalogCommand(): Command {
+export function catalogCommand(io: CliIo): Command {
   const catalog = new Command('catalog').description('the catalog in the database, in and out as a catalog file (docs/catalog.md)')
 
   catalog.command('import')
@@ -67,15 +67,15 @@ export function catalogCommand(): Command {
     .addOption(new Option('--format <format>', 'the summary as text or json (default: text when stdout is a terminal, else json)').choices(['text', 'json']))
     .action(async (file: string, options: { dryRun?: boolean, format?: SummaryFormat }) => {
       const instances = readCatalogFile(file)
-      const format = options.format ?? (process.stdout.isTTY ? 'text' : 'json')
-      await withContext(async ({ context }) => {
+      const format = options.format ?? (io.stdoutIsTerminal ? 'text' : 'json')
+      await withContext(io, async ({ context }) => {
         const applyOne = async (instance: CatalogInstance, index: number, dryRun: boolean): Promise<Summary> => {
           const result = await context.catalogEditor
-            .apply(instance.ref, () => instance, { actor: cliActor(), now: context.clock.now(), dryRun, mayCreate: true })
+            .apply(instance.ref, () => instance, { actor: cliActor(io), now: context.clock.now(), dryRun, mayCreate: true })
             .catch((err: unknown) => { throw refusal(file, index, err) })
           return { instance: result.instance, ...editSummary(result) }
         }
-        const shown = progress()
+        const shown = io.progress()
         const applyAll = async (dryRun: boolean): Promise<Summary[]> => {
           const summaries: Summary[] = []
           for (const [index, instance] of instances.entries()) {
@@ -88,7 +88,7 @@ export function catalogCommand(): Command {
         // Every instance is checked against the database first, so a refused one leaves the others unapplied too.
         let summaries = await applyAll(true)
         if (!options.dryRun) summaries = await applyAll(false)
-        print(format === 'json' ? JSON.stringify(summaries, null, 2) : summaries.map(summaryText).join('\n'))
+        io.print(format === 'json' ? JSON.stringify(summaries, null, 2) : summaries.map(summaryText).join('\n'))
       })
     })
 
@@ -97,9 +97,9 @@ export function catalogCommand(): Command {
       + 'or the one --instance names; importing it changes nothing')
     .addOption(new Option('--instance <prefix>', 'only this instance, by its prefix in the catalog (e.g. lisbon)'))
     .action(async (options: { instance?: string }) => {
-      await withContext(async ({ context }) => {
+      await withContext(io, async ({ context }) => {
         const chosen = options.instance === undefined ? [...context.catalogs.values()] : [instanceNamed(context, options.instance)]
-        const shown = progress()
+        const shown = io.progress()
         const instances: CatalogInstance[] = []
         for (const { instance } of chosen) {
           shown.update(`tourdesk: reading ${instance.prefix}`)
@@ -108,7 +108,7 @@ export function catalogCommand(): Command {
           instances.push(current)
         }
         shown.done()
-        print(JSON.stringify({ instances }, null, 2))
+        io.print(JSON.stringify({ instances }, null, 2))
       })
     })
 

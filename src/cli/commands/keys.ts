@@ -2,7 +2,7 @@ import { Command, Option } from 'commander'
 import { apiKeyView } from '../../admin/views.ts'
 import type { Role } from '../../domain/roles.ts'
 import { cliActor, instanceNamed, withContext } from '../context.ts'
-import { print, say } from '../io.ts'
+import type { CliIo } from '../io.ts'
 import { instanceOption, nameOption, roleOption } from '../options.ts'
 import { chosenFormat, formatOption, printListing, type Column } from '../output.ts'
 
@@ -19,7 +19,7 @@ const COLUMNS: Column<KeyRecord>[] = [
 ]
 
 /** `tourdesk keys create|list|revoke`: API keys for integrations. */
-export function keysCommand(): Command {
+export function keysCommand(io: CliIo): Command {
   const keys = new Command('keys').description('API keys of an instance')
 
   keys.command('create')
@@ -28,11 +28,11 @@ export function keysCommand(): Command {
     .addOption(nameOption('what the key is for, e.g. "website sync"'))
     .addOption(roleOption())
     .action(async (options: { instance: string, name: string, role: Role }) => {
-      await withContext(async ({ context }) => {
+      await withContext(io, async ({ context }) => {
         const { instance } = instanceNamed(context, options.instance)
-        const { key, secret } = await context.staff.createKey(instance.ref, { name: options.name, role: options.role }, cliActor(), context.clock.now())
-        print(secret)
-        say(`API key ${key.id} (${key.role}) created in ${instance.prefix}; send it as Authorization: Bearer <secret>`)
+        const { key, secret } = await context.staff.createKey(instance.ref, { name: options.name, role: options.role }, cliActor(io), context.clock.now())
+        io.print(secret)
+        io.say(`API key ${key.id} (${key.role}) created in ${instance.prefix}; send it as Authorization: Bearer <secret>`)
       })
     })
 
@@ -41,10 +41,10 @@ export function keysCommand(): Command {
     .addOption(instanceOption())
     .addOption(formatOption())
     .action(async (options: { instance: string, format?: string }) => {
-      await withContext(async ({ context }) => {
+      await withContext(io, async ({ context }) => {
         const { instance } = instanceNamed(context, options.instance)
         const records = (await context.store.staff.listKeys(instance.ref)).map((row) => apiKeyView(row, instance.timezone))
-        await printListing(records, COLUMNS, chosenFormat(options.format))
+        await printListing(records, COLUMNS, chosenFormat(options.format, io), io)
       })
     })
 
@@ -53,10 +53,10 @@ export function keysCommand(): Command {
     .addOption(instanceOption())
     .addOption(new Option('--id <id>', 'the key id, as keys list shows it').makeOptionMandatory())
     .action(async (options: { instance: string, id: string }) => {
-      await withContext(async ({ context }) => {
+      await withContext(io, async ({ context }) => {
         const { instance } = instanceNamed(context, options.instance)
-        await context.staff.revokeKey(instance.ref, options.id, cliActor(), context.clock.now())
-        say(`API key ${options.id} is revoked`)
+        await context.staff.revokeKey(instance.ref, options.id, cliActor(io), context.clock.now())
+        io.say(`API key ${options.id} is revoked`)
       })
     })
 

@@ -2,7 +2,7 @@ import { Command, Option } from 'commander'
 import { manifestCsv, manifestView } from '../../admin/departure-view.ts'
 import type { DepartureManifest, ManifestEntry } from '../../schemas/admin/departure.ts'
 import { instanceNamed, withContext } from '../context.ts'
-import { print } from '../io.ts'
+import type { CliIo } from '../io.ts'
 import { instanceOption, parseStart, startInZone, type GivenStart } from '../options.ts'
 import { chosenFormat, formatOption, money, printListing, type Column } from '../output.ts'
 
@@ -29,7 +29,7 @@ function heading(view: DepartureManifest, tourTitle: string): string {
 }
 
 /** `tourdesk manifest`: one departure's manifest, as GET /departures/{tour_id}/{start}, through the departures service. */
-export function manifestCommand(): Command {
+export function manifestCommand(io: CliIo): Command {
   return new Command('manifest')
     .description("print a departure's manifest: every requested, confirmed, completed and no-show booking, with totals (csv: the same CSV as the API)")
     .addOption(instanceOption())
@@ -38,16 +38,16 @@ export function manifestCommand(): Command {
       .makeOptionMandatory().argParser(parseStart))
     .addOption(formatOption())
     .action(async (options: { instance: string, tour: string, start: GivenStart, format?: string }) => {
-      await withContext(async ({ context }) => {
+      await withContext(io, async ({ context }) => {
         const catalog = instanceNamed(context, options.instance)
         const { departure, manifest } = await context.departures.detail({ catalog, now: context.clock.now() }, options.tour, startInZone(options.start, catalog.instance.timezone))
         const view = manifestView(departure, manifest, catalog)
-        const format = chosenFormat(options.format)
-        if (format === 'json') print(JSON.stringify(view, null, 2))
-        else if (format === 'csv') process.stdout.write(manifestCsv(view))
+        const format = chosenFormat(options.format, io)
+        if (format === 'json') io.print(JSON.stringify(view, null, 2))
+        else if (format === 'csv') await io.write(manifestCsv(view))
         else {
-          process.stdout.write(heading(view, catalog.tourById.get(options.tour)?.catalog.title ?? options.tour))
-          await printListing(view.manifest, columns(view.totals.currency), 'table')
+          await io.write(heading(view, catalog.tourById.get(options.tour)?.catalog.title ?? options.tour))
+          await printListing(view.manifest, columns(view.totals.currency), 'table', io)
         }
       })
     })

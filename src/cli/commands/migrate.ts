@@ -1,16 +1,16 @@
 import { Command } from 'commander'
 import { readSettings } from '../../config/env.ts'
 import { openStore } from '../../store/store.ts'
-import { say } from '../io.ts'
+import type { CliIo } from '../io.ts'
 
 /** `tourdesk migrate` (and `npm run migrate`): applies pending migrations to DATABASE_URL; safe beside running nodes. */
-export function migrateCommand(): Command {
+export function migrateCommand(io: CliIo): Command {
   return new Command('migrate')
     .description('apply pending migrations to the database DATABASE_URL names; every other command does this first too')
     .action(async () => {
-      const settings = readSettings()
+      const settings = readSettings(io.env)
       const store = await openStore(settings.database, { migrate: true })
       await store.close()
-      say(`the ${settings.database.dialect} database is migrated to the latest schema`)
+      io.say(`the ${settings.database.dialect} database is migrated to the latest schema`)
     })
 }

@@ -2,13 +2,11 @@ import { Command } from 'commander'
 import { personalDataView } from '../../admin/privacy-view.ts'
 import { erasedCounts } from '../../services/privacy-requests.ts'
 import { cliActor, instanceNamed, withContext } from '../context.ts'
-import { say } from '../io.ts'
+import type { CliIo } from '../io.ts'
 import { emailOption, instanceOption } from '../options.ts'
 
-const json = (value: unknown) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`)
-
 /** `tourdesk privacy export|erase`: a person's privacy request, as GET and DELETE /privacy. Both are audited. */
-export function privacyCommand(): Command {
+export function privacyCommand(io: CliIo): Command {
   const privacy = new Command('privacy').description("privacy requests about one email address (both are written to the audit log, by the address's keyed hash)")
 
   privacy.command('export')
@@ -16,10 +14,10 @@ export function privacyCommand(): Command {
     .addOption(instanceOption())
     .addOption(emailOption())
     .action(async (options: { instance: string, email: string }) => {
-      await withContext(async ({ context }) => {
+      await withContext(io, async ({ context }) => {
         const catalog = instanceNamed(context, options.instance)
-        const data = await context.privacy.exportData(catalog.instance.ref, options.email, { actor: cliActor() }, context.clock.now())
-        json(personalDataView(data, catalog))
+        const data = await context.privacy.exportData(catalog.instance.ref, options.email, { actor: cliActor(io) }, context.clock.now())
+        io.print(JSON.stringify(personalDataView(data, catalog), null, 2))
       })
     })
 
@@ -28,11 +26,11 @@ export function privacyCommand(): Command {
     .addOption(instanceOption())
     .addOption(emailOption())
     .action(async (options: { instance: string, email: string }) => {
-      await withContext(async ({ context }) => {
+      await withContext(io, async ({ context }) => {
         const { instance } = instanceNamed(context, options.instance)
-        const counts = await context.privacy.erase(instance.ref, options.email, { actor: cliActor() }, context.clock.now())
-        json(erasedCounts(counts))
-        say(`what ${instance.prefix} stored about ${options.email} is erased`)
+        const counts = await context.privacy.erase(instance.ref, options.email, { actor: cliActor(io) }, context.clock.now())
+        io.print(JSON.stringify(erasedCounts(counts), null, 2))
+        io.say(`what ${instance.prefix} stored about ${options.email} is erased`)
       })
     })
 

@@ -5,7 +5,7 @@ import type { Role } from '../../domain/roles.ts'
 import type { StaffAccount } from '../../schemas/admin/staff.ts'
 import { cliActor, instanceNamed, serverOrigin, withContext } from '../context.ts'
 import { CliFailure } from '../failure.ts'
-import { print, readStdin, say } from '../io.ts'
+import type { CliIo } from '../io.ts'
 import { emailOption, instanceOption, nameOption, roleOption } from '../options.ts'
 import { chosenFormat, formatOption, printListing, type Column } from '../output.ts'
 
@@ -20,7 +20,7 @@ const COLUMNS: Column<StaffAccount>[] = [
 ]
 
 /** `tourdesk staff add|list|reset|disable`: staff accounts, as POST /staff and friends, straight on the database. */
-export function staffCommand(): Command {
+export function staffCommand(io: CliIo): Command {
   const staff = new Command('staff').description('staff accounts of an instance')
 
   staff.command('add')
@@ -31,16 +31,16 @@ export function staffCommand(): Command {
     .addOption(roleOption())
     .option('--password-stdin', 'read the password (at least 12 characters) from stdin')
     .action(async (options: { instance: string, email: string, name: string, role: Role, passwordStdin?: boolean }) => {
-      const password = options.passwordStdin ? await readStdin() : undefined
-      await withContext(async ({ context, settings }) => {
+      const password = options.passwordStdin ? await io.readStdin() : undefined
+      await withContext(io, async ({ context, settings }) => {
         const { instance } = instanceNamed(context, options.instance)
-        const added = await context.staff.addStaff(instance.ref, { email: options.email, name: options.name, role: options.role, password }, cliActor(), context.clock.now())
+        const added = await context.staff.addStaff(instance.ref, { email: options.email, name: options.name, role: options.role, password }, cliActor(io), context.clock.now())
         if (added.setupToken === null) {
-          say(`${added.staff.email} (${added.staff.role}) can sign in to ${instance.prefix} now`)
+          io.say(`${added.staff.email} (${added.staff.role}) can sign in to ${instance.prefix} now`)
           return
         }
-        print(setupLink(serverOrigin(settings), instance.prefix, added.setupToken))
-        say(`${added.staff.email} (${added.staff.role}) added to ${instance.prefix}; the setup link works once, within 24 hours`)
+        io.print(setupLink(serverOrigin(settings), instance.prefix, added.setupToken))
+        io.say(`${added.staff.email} (${added.staff.role}) added to ${instance.prefix}; the setup link works once, within 24 hours`)
       })
     })
 
@@ -49,10 +49,10 @@ export function staffCommand(): Command {
     .addOption(instanceOption())
     .addOption(formatOption())
     .action(async (options: { instance: string, format?: string }) => {
-      await withContext(async ({ context }) => {
+      await withContext(io, async ({ context }) => {
         const { instance } = instanceNamed(context, options.instance)
         const accounts = (await context.store.staff.list(instance.ref)).map((row) => staffAccountView(row, instance.timezone))
-        await printListing(accounts, COLUMNS, chosenFormat(options.format))
+        await printListing(accounts, COLUMNS, chosenFormat(options.format, io), io)
       })
     })
 
@@ -61,13 +61,13 @@ export function staffCommand(): Command {
     .addOption(instanceOption())
     .addOption(emailOption())
     .action(async (options: { instance: string, email: string }) => {
-      await withContext(async ({ context, settings }) => {
+      await withContext(io, async ({ context, settings }) => {
         const { instance } = instanceNamed(context, options.instance)
         const account = await context.store.staff.findByEmail(instance.ref, options.email)
         if (!account) throw new CliFailure(`${options.email} has no account in ${instance.prefix}`)
-        const issued = await context.setupLinks.issue(instance.ref, account.id, cliActor(), context.clock.now())
-        print(setupLink(serverOrigin(settings), instance.prefix, issued.setupToken))
-        say(`a new setup link for ${account.email} in ${instance.prefix}; it works once, within 24 hours`)
+        const issued = await context.setupLinks.issue(instance.ref, account.id, cliActor(io), context.clock.now())
+        io.print(setupLink(serverOrigin(settings), instance.prefix, issued.setupToken))
+        io.say(`a new setup link for ${account.email} in ${instance.prefix}; it works once, within 24 hours`)
       })
     })
 
@@ -76,12 +76,12 @@ export function staffCommand(): Command {
     .addOption(instanceOption())
     .addOption(emailOption())
     .action(async (options: { instance: string, email: string }) => {
-      await withContext(async ({ context }) => {
+      await withContext(io, async ({ context }) => {
         const { instance } = instanceNamed(context, options.instance)
         const account = await context.store.staff.findByEmail(instance.ref, options.email)
         if (!account) throw new CliFailure(`${options.email} has no account in ${instance.prefix}`)
-        await context.staff.updateStaff(instance.ref, account.id, { disabled: true }, cliActor(), context.clock.now())
-        say(`${account.email} is disabled in ${instance.prefix}`)
+        await context.staff.updateStaff(instance.ref, account.id, { disabled: true }, cliActor(io), context.clock.now())
+        io.say(`${account.email} is disabled in ${instance.prefix}`)
       })
     })
 
