@@ -8,7 +8,8 @@
 #    there with that Node, native addons built against its headers (npm_config_nodedir; from
 #    source, since prebuilt binaries would have to come from outside the npm registry);
 #  - runs the typecheck, the fast tier, the statement test under --expose-gc and the
-#    start-and-book smoke test (`npm start`'s bundle and the README's curl walk-through).
+#    start-and-book smoke test (`npm start`'s bundle and the README's curl walk-through), and the
+#    test reporter's own test (per-file times come from events that differ from Node 20's).
 # It prints one line per Node line and fails if any failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,8 +35,9 @@ run_line() {
   npm run typecheck
   echo "== Node $line: fast tier"
   npm run test:fast
-  echo "== Node $line: statement test and start-and-book smoke test"
-  node --import tsx --test --test-reporter=spec test/store/sqlite-statement-gc.test.ts test/docs/start-and-book.test.ts
+  echo "== Node $line: statement test, start-and-book smoke test, the test reporter's timings"
+  node --import tsx --test --test-reporter=spec test/store/sqlite-statement-gc.test.ts test/docs/start-and-book.test.ts \
+    test/scripts/test-timings-reporter.test.ts
 }
 
 status=0

@@ -6,37 +6,46 @@
  * its passes at once through scripts/test-summary.mjs.
  */
 import { appendFileSync } from 'node:fs'
-import { relative } from 'node:path'
+import { relative, resolve } from 'node:path'
 import { formatRuns } from './test-summary.mjs'
 
 const COUNTS = /^(tests|pass|fail|cancelled|skipped|todo|duration_ms) ([\d.]+)$/
 
+/**
+ * Whether an event is the one that closes a whole test file. Each file runs as a top-level test
+ * of the runner's own, named after the file: by its absolute path on Node 20, by the path as
+ * given on the command line on Node 22 and later. Its `test:complete` carries the file's time,
+ * process start included, on every line. (Node 22 and later also send a `test:summary` per
+ * file, timed from inside the file's process.) Events are not a clock: with files side by side
+ * the runner holds back one file's events until another's are printed.
+ * @param {string} type
+ * @param {{ file?: string, name?: string, nesting?: number, details?: { duration_ms?: number } }} data
+ */
+function closesFile(type, { file, name, nesting, details }) {
+  return type === 'test:complete' && nesting === 0 && file !== undefined && name !== undefined
+    && typeof details?.duration_ms === 'number' && resolve(name) === resolve(file)
+}
+
 /** @param {AsyncIterable<{ type: string, data: any }>} source */
 export default async function* timingsReporter(source) {
   const started = Date.now()
-  /** Each file's time as the runner reports it (Node 20: the file's own test:complete). */
-  const reported = new Map()
-  /** Else the time from the file's first event to its last. */
-  const seen = new Map()
+  /** Each file's time: its file-level test:complete, else its test:summary. */
+  const timed = new Map()
+  const summarized = new Map()
   /** @type {Record<string, number>} */
   const counts = {}
   for await (const { type, data } of source) {
-    const { file, name, nesting, details, message } = data ?? {}
-    if (file) {
-      const now = Date.now()
-      const span = seen.get(file)
-      if (span) span.last = now
-      else seen.set(file, { first: now, last: now })
-      const fileLevel = nesting === 0 && name === file && typeof details?.duration_ms === 'number'
-      if (fileLevel && (type === 'test:complete' || type === 'test:pass' || type === 'test:fail')) reported.set(file, details.duration_ms)
-    }
+    if (closesFile(type, data ?? {})) timed.set(resolve(data.file), data.details.duration_ms)
+    if (type === 'test:summary' && typeof data?.file === 'string') summarized.set(resolve(data.file), data.duration_ms)
+    const { nesting, message } = data ?? {}
     // The runner's own totals, sent last, at the top level.
     if (type === 'test:diagnostic' && nesting === 0 && typeof message === 'string') {
       const match = COUNTS.exec(message)
       if (match) counts[match[1]] = Number(match[2])
     }
   }
-  const files = [...seen].map(([file, span]) => ({ file: relative(process.cwd(), file), ms: Math.round(reported.get(file) ?? span.last - span.first) }))
+  const files = [...new Set([...timed.keys(), ...summarized.keys()])]
+    .map((file) => ({ file: relative(process.cwd(), file), ms: Math.round(timed.get(file) ?? summarized.get(file)) }))
   const record = {
     label: process.env.TOURDESK_TEST_LABEL ?? '',
     tests: counts.tests ?? 0,
