@@ -18,8 +18,10 @@ const COUNTED = ['tests', 'pass', 'fail', 'cancelled', 'skipped', 'todo']
 
 /** @param {number} ms */
 function seconds(ms) {
-  const s = ms / 1000
-  return s < 60 ? `${s.toFixed(1)} s` : `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`
+  if (ms < 59_950) return `${(ms / 1000).toFixed(1)} s`
+  // Rounded to the second first, so 599.7 s reads 10 min 0 s, not 9 min 60 s.
+  const s = Math.round(ms / 1000)
+  return `${Math.floor(s / 60)} min ${s % 60} s`
 }
 
 /**
