@@ -1,12 +1,15 @@
 import type { GuestErrorCode as ErrorCode } from '../../src/errors/codes.ts'
+import type { Tour } from '../../src/schemas/tour.ts'
 import { ApiProblem } from './api.ts'
 
 /**
  * Where a message is shown: next to a field of the booking forms (`code` and `email` are
  * also the lookup form's), or next to the button of the action that failed. `addons.<id>` is
- * one add-on's quantity.
+ * one add-on's quantity, `units.<id>` one unit's count and `units` the counts as a whole.
  */
-export type Place = 'party' | 'date' | 'time' | 'addons' | `addons.${string}` | 'promo' | 'name' | 'email' | 'phone' | 'code' | 'action'
+export type Place = 'party' | 'units' | `units.${string}` | 'date' | 'time' | 'addons' | `addons.${string}` | 'promo' | 'name' | 'email' | 'phone' | 'code' | 'action'
+
+type Unit = Tour['units'][number]
 
 export interface Explanation {
   place: Place
@@ -31,9 +34,33 @@ function seats(n: number): string {
   return n === 1 ? '1 seat is' : `${n} seats are`
 }
 
+/**
+ * A unit's booking rules as the guest reads them next to its count, before breaking one
+ * (src/domain/units.ts decides them): ["only together with at least one Adult", "at most 2
+ * per booking"]. Empty for a unit that any count from 0 up to the party's bound may take.
+ */
+export function unitRules(unit: Unit, units: readonly Unit[]): string[] {
+  const names = unit.accompanied_by.map((id) => units.find((other) => other.id === id)?.name ?? id)
+  return [
+    names.length > 0 ? `only together with at least one ${new Intl.ListFormat('en', { type: 'disjunction' }).format(names)}` : '',
+    unit.min_quantity > 1 ? `at least ${unit.min_quantity} when booked at all` : '',
+    unit.max_quantity !== null ? `at most ${unit.max_quantity} per booking` : '',
+  ].filter(Boolean)
+}
+
+/** "Child: only together with at least one Adult." for a unit's count the rules refuse (or a unit the page no longer knows). */
+function unitRefused(problem: ApiProblem, tour?: Tour): Explanation {
+  const field = problem.errors[0]?.field ?? ''
+  const unit = tour?.units.find((u) => `units.${u.id}` === field)
+  if (!unit) return { place: 'units', text: 'This mix of tickets cannot be booked. Please check the counts.' }
+  const rules = unitRules(unit, tour!.units)
+  return { place: field as Place, text: rules.length > 0 ? `${unit.name}: ${rules.join('; ')}.` : `Please check the number of ${unit.name}.` }
+}
+
 function validation(problem: ApiProblem): Explanation {
   const field = problem.errors[0]?.field ?? ''
   if (field.startsWith('addons.')) return { place: field as Place, text: 'Please enter a quantity from 0 up to the maximum shown.' }
+  if (field.startsWith('units.')) return { place: field as Place, text: 'Please enter a whole number from 0 up to the maximum shown.' }
   // The API says what is wrong with a number (src/services/phone-number.ts): too short for its
   // country, not in use there, no country code… which a fixed sentence cannot.
   const said = problem.errors[0]?.message
@@ -42,7 +69,7 @@ function validation(problem: ApiProblem): Explanation {
 }
 
 /** Every code the API can answer with, and `network` when no answer came, as a sentence for the guest. */
-const EXPLAIN: Record<ErrorCode | 'network', (problem: ApiProblem) => Explanation> = {
+const EXPLAIN: Record<ErrorCode | 'network', (problem: ApiProblem, tour?: Tour) => Explanation> = {
   bad_request: () => ({ place: 'action', text: RELOAD }),
   request_timeout: () => ({ place: 'action', text: 'The connection was too slow to send this in time. Please try again.' }),
   invalid_json: () => ({ place: 'action', text: RELOAD }),
@@ -74,9 +101,11 @@ const EXPLAIN: Record<ErrorCode | 'network', (problem: ApiProblem) => Explanatio
   slot_not_found: () => ({ place: 'time', text: 'That start time is no longer offered. Please choose another time.' }),
   cutoff_passed: () => ({ place: 'time', text: 'Booking for that time has closed. Please choose a later time.' }),
   party_out_of_range: (p) => ({ place: 'party', text: `This tour takes groups of ${p.details.min} to ${p.details.max} people.` }),
-  party_mismatch: () => ({ place: 'party', text: 'The number of people does not match the tickets chosen. Please check the counts.' }),
-  invalid_unit: () => ({ place: 'party', text: 'One of the ticket types is no longer offered. Please reload the page and choose again.' }),
-  unit_not_allowed: (p) => ({ place: 'party', text: `This ticket mix is not allowed: ${p.errors[0]?.message ?? 'please check the counts'}.` }),
+  // The page sends party as the people its counts add up to, so a mismatch or an unknown unit
+  // means the tour's units changed since the page was loaded.
+  party_mismatch: () => ({ place: 'units', text: 'The tickets of this tour have changed since the page was opened. Please reload the page and choose again.' }),
+  invalid_unit: () => ({ place: 'units', text: 'One of these tickets is no longer offered. Please reload the page and choose again.' }),
+  unit_not_allowed: unitRefused,
   invalid_addon: (p) => {
     const field = p.errors[0]?.field
     return { place: field?.startsWith('addons.') ? field as Place : 'addons', text: 'That extra is not available in this quantity. Please choose fewer.' }
@@ -92,13 +121,16 @@ const EXPLAIN: Record<ErrorCode | 'network', (problem: ApiProblem) => Explanatio
   network: () => ({ place: 'action', text: 'The booking service could not be reached. Check your connection and try again.' }),
 }
 
-/** The sentence for a failed call and where it belongs; a code this page does not know still gets one. */
-export function explain(problem: ApiProblem): Explanation {
+/**
+ * The sentence for a failed call and where it belongs; a code this page does not know still
+ * gets one. Given the tour, a refused unit count is said with the unit's name and rules.
+ */
+export function explain(problem: ApiProblem, tour?: Tour): Explanation {
   const explainer = EXPLAIN[problem.code as ErrorCode | 'network'] ?? EXPLAIN.internal
-  return explainer(problem)
+  return explainer(problem, tour)
 }
 
 /** Like `explain`, for anything a call can throw: a fault in this page itself reads as `internal`. */
-export function explainError(err: unknown): Explanation {
-  return explain(err instanceof ApiProblem ? err : new ApiProblem('internal', 0))
+export function explainError(err: unknown, tour?: Tour): Explanation {
+  return explain(err instanceof ApiProblem ? err : new ApiProblem('internal', 0), tour)
 }

@@ -5,7 +5,7 @@ import { focusOn, h, Message, replaceContent } from '../dom.ts'
 import type { Formats } from '../format.ts'
 import type { Page } from '../page.ts'
 import { explainError } from '../problems.ts'
-import { priceList } from './price-list.ts'
+import { bookedGroup, priceList } from './price-list.ts'
 
 const HEADINGS: Record<Booking['status'], string> = {
   held: 'Your seats are held',
@@ -75,7 +75,7 @@ export class BookingCard {
       h('dl', { class: 'facts' },
         fact('Tour', booking.tour.title),
         fact('When', when(formats, booking.start)),
-        fact('Group', `${booking.party} ${booking.party === 1 ? 'person' : 'people'}`),
+        fact('Group', bookedGroup(booking)),
         point ? fact('Meeting point', `${point.name}, ${point.address} `,
           h('a', { href: `https://www.openstreetmap.org/?mlat=${point.lat}&mlon=${point.lng}#map=18/${point.lat}/${point.lng}` }, 'Map')) : null,
         booking.contact ? fact('Name', booking.contact.name) : null,

@@ -26,7 +26,7 @@ export class BookingSection {
   constructor(private readonly page: Page, private readonly tour: Tour, held: Booking | null) {
     this.form = new HoldForm(page.formats, tour, {
       submit: () => void this.hold(this.form.read()),
-      partyChanged: () => void this.loadAvailability(this.form.firstDay()),
+      groupChanged: () => void this.loadAvailability(this.form.firstDay()),
       page: (direction) => void this.loadAvailability(this.form.shiftedFirstDay(direction)),
     })
     this.panel = new HoldPanel(page.formats, tour, () => page.api.serverNow(), {
@@ -50,10 +50,10 @@ export class BookingSection {
   }
 
   private async loadAvailability(firstDay: string | null): Promise<void> {
-    const party = this.form.readParty()
-    if (party === null) return
+    const group = this.form.readGroup()
+    if (group === null) return
     const request = ++this.availabilityRequest
-    const query = new URLSearchParams({ tour: this.tour.id, days: '14', party: String(party) })
+    const query = new URLSearchParams({ tour: this.tour.id, days: '14', party: String(group.party) })
     if (firstDay) query.set('date', firstDay)
     try {
       const availability = await this.page.api.get<Availability>(`/availability?${query}`)
@@ -62,7 +62,7 @@ export class BookingSection {
       this.form.message('date').clear()
       this.form.showAvailability(availability)
     } catch (err) {
-      if (request === this.availabilityRequest) this.place(explainError(err), 'hold')
+      if (request === this.availabilityRequest) this.place(explainError(err, this.tour), 'hold')
     }
   }
 
@@ -77,7 +77,7 @@ export class BookingSection {
       // Seats left now count this hold; reading them again keeps "Held for you" and the counts true.
       void this.loadAvailability(this.form.firstDay())
     } catch (err) {
-      const explanation = explainError(err)
+      const explanation = explainError(err, this.tour)
       this.place(explanation, 'hold')
       if (err instanceof ApiProblem && STALE_TIMES.has(err.code)) void this.loadAvailability(this.form.firstDay())
     } finally {

@@ -6,12 +6,18 @@ import type { Formats } from '../format.ts'
 import type { Place } from '../problems.ts'
 import { AddonField } from './addon-field.ts'
 import { decoyFields } from './decoy-fields.ts'
+import type { GroupChoice, GroupField } from './group-choice.ts'
+import { PartyField } from './party-field.ts'
+import { PriceEstimate } from './price-estimate.ts'
+import { UnitCounts } from './unit-counts.ts'
 
 /** What the guest chose, as POST /booking takes it. */
 export interface HoldRequest {
   tour_id: string
   start: string
   party: number
+  /** For a tour with several units, the count of each (party is then the people they count). */
+  units?: Record<string, number>
   addons?: Record<string, number>
   promo_code?: string
   [decoy: string]: unknown
@@ -19,8 +25,8 @@ export interface HoldRequest {
 
 export interface HoldFormEvents {
   submit(): void
-  /** The party changed (and is valid): availability must be read again for it. */
-  partyChanged(): void
+  /** The group changed (and is valid): availability must be read again for it. */
+  groupChanged(): void
   /** Earlier (-1) or later (+1) dates. */
   page(direction: -1 | 1): void
 }
@@ -33,13 +39,15 @@ function addDays(date: string, days: number): string {
 const sameInstant = (a: string, b: string) => Date.parse(a) === Date.parse(b)
 
 /**
- * Party size, a 14-day date strip, the start times of the chosen day, add-ons and a promo
- * code. Times that cannot be booked for the party are disabled radios, so they cannot be
- * chosen with mouse or keyboard.
+ * Who comes (a party size, or a count per unit for a tour with several), a 14-day date strip,
+ * the start times of the chosen day, add-ons and a promo code. Times that cannot be booked
+ * for the group's seats are disabled radios, so they cannot be chosen with mouse or keyboard.
  */
 export class HoldForm {
   readonly element: HTMLFormElement
-  readonly party: HTMLInputElement
+  readonly group: GroupField
+  /** The running total, for a tour with several units (a one-unit tour's form looks as it did before units). */
+  private readonly estimate: PriceEstimate | null
   private readonly dates = h('div', { class: 'date-strip' })
   private readonly times = h('div', { class: 'time-list' })
   private readonly timesLegend = h('legend', {}, 'Start time')
@@ -55,27 +63,25 @@ export class HoldForm {
   private date: string | null = null
   private start: string | null = null
   /** The guest's own hold, whose seats count as free for the guest when changing it. */
-  private held: { start: string, party: number } | null = null
+  private held: { start: string, seats: number } | null = null
 
   constructor(private readonly formats: Formats, private readonly tour: Tour, events: HoldFormEvents) {
-    const { min, max } = tour.party
-    this.party = h('input', { id: 'party', name: 'party', type: 'number', min, max, step: 1, inputmode: 'numeric', value: Math.max(min, Math.min(2, max)), 'aria-describedby': 'party-hint', required: true })
-    this.party.addEventListener('change', () => {
-      if (this.readParty() !== null) events.partyChanged()
-    })
-    this.party.addEventListener('input', () => this.fitAddonsToParty())
+    const groupEvents = { changed: () => this.groupChanged(), settled: () => events.groupChanged() }
+    this.group = tour.units.length > 1 ? new UnitCounts(tour, formats, groupEvents) : new PartyField(tour, groupEvents)
+    for (const [place, message] of this.group.messages()) this.messages.set(place, message)
+    this.estimate = tour.units.length > 1 ? new PriceEstimate(formats, tour) : null
     this.earlier = h('button', { type: 'button', class: 'secondary', onclick: () => events.page(-1) }, 'Earlier dates')
-    this.promo.addEventListener('input', () => this.message('promo').clear())
+    this.promo.addEventListener('input', () => {
+      this.message('promo').clear()
+      this.showEstimate()
+    })
     const dateSet = h('fieldset', { class: 'dates' },
       h('legend', {}, 'Date'), this.dates,
       h('div', { class: 'strip-nav' }, this.earlier, h('button', { type: 'button', class: 'secondary', onclick: () => events.page(1) }, 'Later dates')),
       this.messageElement('date', 'date-message'))
     const timeSet = h('fieldset', { class: 'times', 'aria-describedby': 'zone-note' }, this.timesLegend, this.times, this.messageElement('time', 'time-message'))
     this.element = h('form', { class: 'hold-form', novalidate: true, 'aria-labelledby': 'book-title', onsubmit: (event) => { event.preventDefault(); events.submit() } },
-      h('div', { class: 'field' },
-        h('label', { for: 'party' }, 'Number of people'),
-        h('p', { class: 'hint', id: 'party-hint' }, `${min} to ${max} people`),
-        this.party, this.messageElement('party', 'party-message', this.party)),
+      this.group.element,
       dateSet,
       this.zoneNote(),
       timeSet,
@@ -83,6 +89,7 @@ export class HoldForm {
       h('div', { class: 'field' },
         h('label', { for: 'promo' }, 'Promo code (optional)'),
         this.promo, this.messageElement('promo', 'promo-message', this.promo)),
+      this.estimate?.element,
       this.decoys.element,
       this.submitButton,
       this.messageElement('action', 'hold-message'),
@@ -90,7 +97,8 @@ export class HoldForm {
   }
 
   message(place: Place): Message {
-    return this.messages.get(place) ?? this.messages.get(place.startsWith('addons.') ? 'addons' : 'action')!
+    const group = place.startsWith('addons.') ? 'addons' : place.startsWith('units.') ? 'units' : 'action'
+    return this.messages.get(place) ?? this.messages.get(group) ?? this.messages.get('action')!
   }
 
   clearMessages(): void {
@@ -117,7 +125,7 @@ export class HoldForm {
 
   /** Marks the guest's current hold (or none) and relabels the button to match. */
   setHeld(held: Booking | null): void {
-    this.held = held ? { start: held.start, party: held.party } : null
+    this.held = held ? { start: held.start, seats: held.seats } : null
     this.submitButton.textContent = this.buttonLabel()
     if (this.availability) this.renderTimes()
   }
@@ -138,10 +146,11 @@ export class HoldForm {
 
   /** Puts a booking's choices back into the form (a reload during a hold). */
   restore(booking: Booking): void {
-    this.party.value = String(booking.party)
+    this.group.restore(booking)
     this.fitAddonsToParty()
     for (const line of booking.addons) this.addonFields.find((field) => field.addon.id === line.id)?.restore(line.quantity)
     this.promo.value = booking.promo_code ?? ''
+    this.showEstimate()
     this.start = booking.start
     this.date = this.formats.operatorDate(booking.start)
     this.firstDate = this.date
@@ -158,24 +167,16 @@ export class HoldForm {
     return this.today !== null && next < this.today ? this.today : next
   }
 
-  /** The party size if it is a whole number in the tour's range; otherwise says why and gives null. */
-  readParty(): number | null {
-    const message = this.message('party')
-    const { min, max } = this.tour.party
-    const value = Number(this.party.value)
-    if (this.party.value.trim() === '' || !Number.isInteger(value) || value < min || value > max) {
-      message.show(`Please enter a number of people from ${min} to ${max}.`)
-      return null
-    }
-    message.clear()
-    return value
+  /** The group if it can be booked; otherwise says why next to its field and gives null. */
+  readGroup(): GroupChoice | null {
+    return this.group.read()
   }
 
   /** The request for POST /booking, or null after showing what is missing (the first problem gets focus). */
   read(): HoldRequest | null {
     this.clearMessages()
-    const party = this.readParty()
-    const problems: HTMLElement[] = party === null ? [this.party] : []
+    const group = this.group.read()
+    const problems: HTMLElement[] = group === null ? [this.group.focusTarget()] : []
     if (this.start === null) {
       this.message('time').show('Please choose a start time.')
       problems.push(this.times.querySelector<HTMLElement>('input:not([disabled])') ?? this.times)
@@ -198,7 +199,8 @@ export class HoldForm {
     return {
       tour_id: this.tour.id,
       start: this.start!,
-      party: party!,
+      party: group!.party,
+      ...(group!.units ? { units: group!.units } : {}),
       ...(Object.keys(addons).length > 0 ? { addons } : {}),
       ...(promo ? { promo_code: promo } : {}),
       ...this.decoys.values(),
@@ -221,23 +223,39 @@ export class HoldForm {
 
   private addonsSet(): HTMLElement | null {
     if (this.tour.addons.length === 0) return null
-    const party = Number(this.party.value)
+    const party = this.group.current()?.party ?? this.tour.party.min
     return h('fieldset', { class: 'addons' },
       h('legend', {}, 'Extras (optional)'),
       this.tour.addons.map((addon) => {
         const field = new AddonField(addon, this.formats, party)
+        field.input.addEventListener('input', () => this.showEstimate())
+        field.input.addEventListener('change', () => this.showEstimate())
         this.addonFields.push(field)
         return h('div', { class: 'field addon' }, field.parts(), this.messageElement(`addons.${addon.id}`, `${field.input.id}-message`, field.input))
       }),
       this.messageElement('addons', 'addons-message'))
   }
 
-  /** While the party size is a valid one, a per-person add-on offers up to that many people. */
+  private groupChanged(): void {
+    this.fitAddonsToParty()
+    this.showEstimate()
+  }
+
+  /** While the group is a valid one, a per-person add-on offers up to as many as it counts people. */
   private fitAddonsToParty(): void {
-    const { min, max } = this.tour.party
-    const party = Number(this.party.value)
-    if (this.party.value.trim() === '' || !Number.isInteger(party) || party < min || party > max) return
+    const party = this.group.current()?.party
+    if (party === undefined) return
     for (const field of this.addonFields) field.setParty(party)
+  }
+
+  private showEstimate(): void {
+    if (!this.estimate) return
+    let extras: number | null = 0
+    for (const field of this.addonFields) {
+      const choice = field.read()
+      extras = 'problem' in choice || extras === null ? null : extras + choice.quantity * field.addon.price.amount
+    }
+    this.estimate.show(this.group.current(), extras, this.promo.value.trim() !== '')
   }
 
   private slotsOn(date: string): Slot[] {
@@ -250,12 +268,13 @@ export class HoldForm {
 
   /** Seats this guest could take: the guest's own held seats count as free, since a new hold replaces the old one. */
   private free(slot: Slot): number {
-    return slot.remaining + (this.isHeld(slot) ? this.held!.party : 0)
+    return slot.remaining + (this.isHeld(slot) ? this.held!.seats : 0)
   }
 
+  /** Capacity counts seats: an infant on a lap takes none, a family ticket may take several. */
   private bookable(slot: Slot): boolean {
-    const party = Number(this.party.value) || this.tour.party.min
-    return slot.status !== 'closed' && this.free(slot) >= party
+    const seats = this.group.current()?.seats ?? this.tour.party.min
+    return slot.status !== 'closed' && this.free(slot) >= seats
   }
 
   private renderDates(days: string[]): void {

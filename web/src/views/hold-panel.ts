@@ -4,7 +4,7 @@ import { focusOn, h, Message, replaceContent } from '../dom.ts'
 import type { Formats } from '../format.ts'
 import type { Place } from '../problems.ts'
 import { decoyFields } from './decoy-fields.ts'
-import { priceList } from './price-list.ts'
+import { bookedGroup, priceList } from './price-list.ts'
 
 export interface CheckoutRequest {
   name: string
@@ -92,7 +92,7 @@ export class HoldPanel {
     this.countdown.hidden = false
     this.clearMessages()
     this.heading.textContent = 'Your seats are held'
-    this.details.textContent = `${booking.tour.title}, ${this.formats.dateTime(booking.start)}, ${booking.party} ${booking.party === 1 ? 'person' : 'people'}.`
+    this.details.textContent = `${booking.tour.title}, ${this.formats.dateTime(booking.start)}, ${bookedGroup(booking)}.`
     replaceContent(this.price, priceList(this.formats, booking))
     this.expiresAt = Date.parse(booking.hold_expires_at!)
     this.announcedLastMinute = false

@@ -1,3 +1,4 @@
+import { describeUnits, IMPLICIT_UNIT_ID } from '../../../src/domain/units.ts'
 import { isOneOf, OWES_ITS_TOTAL } from '../../../src/schemas/booking-status.ts'
 import type { Booking } from '../../../src/schemas/booking.ts'
 import { h } from '../dom.ts'
@@ -5,6 +6,16 @@ import type { Formats } from '../format.ts'
 
 function row(term: string, amount: string, className?: string): HTMLElement {
   return h('div', { class: className }, h('dt', {}, term), h('dd', {}, amount))
+}
+
+const people = (n: number) => `${n} ${n === 1 ? 'person' : 'people'}`
+
+/** A booking made by a party alone keeps its one line of the implicit unit, and reads as before units: "3 people". */
+const byParty = (booking: Booking) => booking.units.length === 1 && booking.units[0].id === IMPLICIT_UNIT_ID
+
+/** Who a booking is for: "3 people", or its units "2 Adult, 1 Child (3 people)". */
+export function bookedGroup(booking: Booking): string {
+  return byParty(booking) ? people(booking.party) : `${describeUnits(booking.units)} (${people(booking.party)})`
 }
 
 /**
@@ -15,7 +26,9 @@ function row(term: string, amount: string, className?: string): HTMLElement {
 export function priceList(formats: Formats, booking: Booking): HTMLElement {
   const { price } = booking
   return h('dl', { class: 'price-list' },
-    row(`Tour, ${booking.party} ${booking.party === 1 ? 'person' : 'people'}`, formats.price(price.subtotal)),
+    byParty(booking)
+      ? row(`Tour, ${people(booking.party)}`, formats.price(price.subtotal))
+      : booking.units.map((line) => row(`${line.name} × ${line.quantity}`, formats.price(line.amount))),
     booking.addons.map((line) => row(`${line.name} × ${line.quantity}`, formats.price(line.amount))),
     price.discount > 0 ? row(`Promo code ${booking.promo_code ?? ''}`.trim(), `−${formats.price(price.discount)}`) : null,
     row('Total', formats.price(price.total), 'total'),

@@ -6,6 +6,7 @@ import type { Formats } from '../format.ts'
 import type { Page, View } from '../page.ts'
 import { explainError } from '../problems.ts'
 import { BookingSection } from './booking-section.ts'
+import { ageRange } from './unit-counts.ts'
 
 function fact(term: string, ...detail: (Node | string)[]): HTMLElement {
   return h('div', {}, h('dt', {}, term), h('dd', {}, ...detail))
@@ -14,7 +15,12 @@ function fact(term: string, ...detail: (Node | string)[]): HTMLElement {
 function tourFacts(formats: Formats, tour: Tour): HTMLElement {
   const point = tour.meeting_point
   return h('dl', { class: 'facts' },
-    fact('Price', `${formats.price(tour.price.amount)} per person`),
+    tour.units.length > 1
+      ? fact('Prices', h('ul', { class: 'unit-prices' }, tour.units.map((unit) => {
+        const ages = ageRange(unit)
+        return h('li', {}, `${unit.name}${ages ? ` (${ages})` : ''}: ${unit.price.amount === 0 ? 'free' : formats.price(unit.price.amount)}`)
+      })))
+      : fact('Price', `${formats.price(tour.price.amount)} per person`),
     fact('Duration', formats.duration(tour.duration_minutes)),
     fact('Languages', formats.languages(tour.languages)),
     fact('Group size', `${tour.party.min} to ${tour.party.max} people`),

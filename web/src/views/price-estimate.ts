@@ -1,0 +1,38 @@
+import { describeUnits } from '../../../src/domain/units.ts'
+import type { Tour } from '../../../src/schemas/tour.ts'
+import { h } from '../dom.ts'
+import type { Formats } from '../format.ts'
+import type { GroupChoice } from './group-choice.ts'
+
+/**
+ * The total of the counts and extras chosen, updated as they change, before anything is sent:
+ * the units' subtotal (Σ count × unit price) plus the extras. It is what the hold will cost
+ * without a promo code; the held booking then shows the server's own price.
+ */
+export class PriceEstimate {
+  readonly element: HTMLElement
+  private readonly total = h('strong', { id: 'estimate-total' })
+  private readonly detail = h('p', { class: 'hint', id: 'estimate-detail' })
+
+  constructor(private readonly formats: Formats, private readonly tour: Tour) {
+    this.element = h('div', { class: 'estimate', 'aria-live': 'polite', 'aria-atomic': 'true' },
+      h('p', { class: 'estimate-total' }, 'Total ', this.total), this.detail)
+  }
+
+  /** The group (null while it cannot be booked) and the extras' amount (null while one cannot be read); `promo` when a code is typed. */
+  show(group: GroupChoice | null, extras: number | null, promo: boolean): void {
+    if (group === null || extras === null) {
+      this.total.textContent = '—'
+      this.detail.textContent = group === null ? 'Choose the tickets above to see the total.' : 'Check the extras to see the total.'
+      return
+    }
+    const subtotal = group.lines.reduce((sum, line) => sum + line.amount, 0)
+    this.total.textContent = this.formats.price(subtotal + extras)
+    const onLap = group.lines.filter((line) => this.tour.units.find((unit) => unit.id === line.id)?.seats === 0).map((line) => line.name)
+    const people = `${group.party} ${group.party === 1 ? 'person' : 'people'} on ${group.seats} ${group.seats === 1 ? 'seat' : 'seats'}`
+    this.detail.textContent = [
+      `${describeUnits(group.lines)}${extras > 0 ? ' and extras' : ''}: ${people}${onLap.length > 0 ? `; ${this.formats.list(onLap)} on a lap: no seat` : ''}.`,
+      promo ? 'A promo code is taken off when you hold.' : '',
+    ].filter(Boolean).join(' ')
+  }
+}
