@@ -1,4 +1,3 @@
-import { MAX_UNIT_QUANTITY } from '../../../src/schemas/unit-type.ts'
 import type { Booking } from '../../../src/schemas/booking.ts'
 import type { Tour } from '../../../src/schemas/tour.ts'
 import { ApiProblem } from '../api.ts'
@@ -81,7 +80,7 @@ export class UnitCounts implements GroupField {
     const [first] = tour.units
     const firstCount = Math.max(min, Math.min(2, max, first.max_quantity ?? max))
     this.counts = tour.units.map((unit, i) => new UnitCount(unit, tour.units, formats,
-      Math.min(unit.max_quantity ?? MAX_UNIT_QUANTITY, MAX_UNIT_QUANTITY, Math.floor(max / unit.pax)), i === 0 ? firstCount : 0,
+      Math.min(unit.max_quantity ?? max, Math.floor(max / unit.pax)), i === 0 ? firstCount : 0,
       (count, by) => this.step(count, by)))
     for (const count of this.counts) {
       count.input.addEventListener('input', () => this.changed())
