@@ -64,8 +64,11 @@ describe('booking units on the booking page in Chromium', { skip: browserSkipRea
     const guest = await openGuestPage(browser, { viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true })
     const { page } = guest
     const posts: unknown[] = []
+    const availabilityMixes: (string | null)[] = []
     page.on('request', (request) => {
-      if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/lisbon/booking') posts.push(request.postDataJSON())
+      const url = new URL(request.url())
+      if (request.method() === 'POST' && url.pathname === '/api/lisbon/booking') posts.push(request.postDataJSON())
+      if (url.pathname === '/api/lisbon/availability') availabilityMixes.push(url.searchParams.get('units'))
     })
     await page.goto(bookingPageUrl(server.origin, 'lisbon', TOUR))
     await page.locator('input[name="start"]').first().waitFor({ state: 'attached' })
@@ -109,6 +112,7 @@ describe('booking units on the booking page in Chromium', { skip: browserSkipRea
     const shownTotal = await page.textContent('#estimate-total')
     assert.equal(shownTotal, await guestMoney(page, 2 * 3000 + 1500 + 600, 'EUR'))
     const start = await chooseFirstOpenTime(page)
+    assert.equal(availabilityMixes.at(-1), 'adult:2,child:1', 'availability is asked for the seats of the mix')
 
     assert.equal(await fitsWidth(page), true, 'the form with units fits 375 px')
     assert.ok(await smallestSide(page, '.stepper button, .stepper input') >= 44, 'each − count + is at least 44 px each way')

@@ -53,7 +53,9 @@ export class BookingSection {
     const group = this.form.readGroup()
     if (group === null) return
     const request = ++this.availabilityRequest
-    const query = new URLSearchParams({ tour: this.tour.id, days: '14', party: String(group.party) })
+    // With units, the API judges the seats of that very mix (an infant on a lap takes none).
+    const query = new URLSearchParams({ tour: this.tour.id, days: '14',
+      ...(group.units ? { units: Object.entries(group.units).map(([id, quantity]) => `${id}:${quantity}`).join(',') } : { party: String(group.party) }) })
     if (firstDay) query.set('date', firstDay)
     try {
       const availability = await this.page.api.get<Availability>(`/availability?${query}`)

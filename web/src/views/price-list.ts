@@ -1,4 +1,4 @@
-import { describeUnits, IMPLICIT_UNIT_ID } from '../../../src/domain/units.ts'
+import { describeUnits, onlyImplicitUnit } from '../../../src/domain/units.ts'
 import { isOneOf, OWES_ITS_TOTAL } from '../../../src/schemas/booking-status.ts'
 import type { Booking } from '../../../src/schemas/booking.ts'
 import { h } from '../dom.ts'
@@ -10,8 +10,8 @@ function row(term: string, amount: string, className?: string): HTMLElement {
 
 const people = (n: number) => `${n} ${n === 1 ? 'person' : 'people'}`
 
-/** A booking made by a party alone keeps its one line of the implicit unit, and reads as before units: "3 people". */
-const byParty = (booking: Booking) => booking.units.length === 1 && booking.units[0].id === IMPLICIT_UNIT_ID
+/** A booking of the implicit unit alone reads as before units: "3 people", not "3 Person". */
+const byParty = (booking: Booking) => onlyImplicitUnit(booking.units)
 
 /** Who a booking is for: "3 people", or its units "2 Adult, 1 Child (3 people)". */
 export function bookedGroup(booking: Booking): string {
