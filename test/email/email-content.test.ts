@@ -185,3 +185,22 @@ test('a family ticket counts its people; a booking of the implicit person unit s
   assert.ok(!person.text!.includes('Ticket:') && !person.text!.includes('Person'), person.text)
   assert.ok(!calendarText(person).includes('Person'), 'nor does its calendar file')
 })
+
+test('a request of units: the operator’s new-request email and the page of its confirm link name the units', async (t) => {
+  const sink = await mailSink()
+  t.after(sink.close)
+  const catalog = demoCatalog()
+  const lisbon = catalog.instances.find((i: { prefix: string }) => i.prefix === 'lisbon')
+  lisbon.operator_emails = [OPERATOR]
+  const fado = lisbon.tours.find((tour: { id: string }) => tour.id === 'fado-night')
+  fado.units = [{ id: 'adult', type: 'adult', name: 'Adult', price: fado.price }, { id: 'child', type: 'child', name: 'Child', price: 2500, accompanied_by: ['adult'] }]
+  const service = await build(t, { catalog, email: { smtpUrl: sink.url } })
+  await guestBooking(service, { tour_id: 'fado-night', start: FADO_TUE, party: 3, units: { adult: 2, child: 1 } }, GUEST)
+  await deliverEmails(service)
+
+  const alert = mailTo(sink, OPERATOR, 'New request').text!
+  assert.ok(alert.includes('Party: 2 Adult, 1 Child\nTicket: Adult × 2 (€110.00)\nTicket: Child × 1 (€25.00)\n'), alert)
+  const [confirmLink] = [...alert.matchAll(/Confirm it: (\S+)/g)].map((m) => m[1])
+  const html = await (await fetch(confirmLink)).text()
+  assert.ok(html.includes(`${GUEST.name} asks for 2 Adult, 1 Child on`), html)
+})
