@@ -45,7 +45,7 @@ const sameInstant = (a: string, b: string) => Date.parse(a) === Date.parse(b)
  */
 export class HoldForm {
   readonly element: HTMLFormElement
-  readonly group: GroupField
+  private readonly group: GroupField
   /** The running total, for a tour with several units (a one-unit tour's form looks as it did before units). */
   private readonly estimate: PriceEstimate | null
   private readonly dates = h('div', { class: 'date-strip' })
