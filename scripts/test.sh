@@ -63,6 +63,12 @@ done
 concurrency=${TOURDESK_TEST_CONCURRENCY:-2}
 started_ms=$(date +%s%3N)
 mkdir -p test-output
+# The tests that start the service as its own process start this bundle of the sources as they
+# are now (test/helpers/server-process.ts), built once for the whole run instead of once per file.
+server_bundle=test-output/test-server/server.js
+rm -rf test-output/test-server
+node --import tsx scripts/build.ts --outfile "$server_bundle"
+export TOURDESK_TEST_SERVER_BUNDLE="$PWD/$server_bundle"
 results=test-output/test-results.jsonl
 : > "$results"
 

@@ -13,7 +13,7 @@ import { startServer, type ServerProcess } from '../helpers/server-process.ts'
 
 // `tourdesk catalog import|export` through the CLI's entry (test/helpers/cli.ts) on a real database (a fresh SQLite
 // file, or a fresh PostgreSQL schema under TEST_DATABASE_URL), and a started service
-// (src/server.ts as its own process) that serves what they write without a restart.
+// (src/server.ts bundled as `npm start` runs it, its own process) that serves what they write without a restart.
 
 async function setting(t: TestContext) {
   const db = await freshDatabase()

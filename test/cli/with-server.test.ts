@@ -5,7 +5,7 @@ import { freshDatabase } from '../helpers/database.ts'
 import { OperatorClient } from '../helpers/operator.ts'
 import { startServer, type ServerProcess } from '../helpers/server-process.ts'
 
-// The CLI and a started service (src/server.ts as its own process) on one real database:
+// The CLI and a started service (src/server.ts bundled as `npm start` runs it, its own process) on one real database:
 // what the CLI writes, the service honours at once, and the other way round.
 const PASSWORD = 'correct horse battery staple'
 
