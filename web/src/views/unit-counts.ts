@@ -88,7 +88,7 @@ export class UnitCounts implements GroupField {
         if (this.current() !== null) events.settled()
       })
     }
-    this.element = h('fieldset', { class: 'units', 'aria-describedby': 'units-hint' },
+    this.element = h('fieldset', { class: 'units', 'aria-describedby': 'units-hint units-message' },
       h('legend', {}, 'Tickets'),
       h('p', { class: 'hint', id: 'units-hint' }, `${min} to ${max} people per booking.`),
       this.counts.map((count) => count.element),
