@@ -4,7 +4,8 @@
  * every invariant of test/helpers/booking-invariants.ts checked against the answers given.
  * The scripted races are the four defects seen on PostgreSQL (the promo one by two roads:
  * checkouts rushing a code's last use, and cancels giving a use back twice); the property
- * mixes their ingredients at random.
+ * mixes their ingredients at random. Issue 27 adds holds of adults with infants on a lap (two
+ * people, one seat) racing for a departure's last seats, and mixes of units in the random batches.
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
@@ -12,8 +13,8 @@ import fc from 'fast-check'
 import { checkRaceRun, describeViolations } from '../helpers/booking-invariants.ts'
 import { testDialect } from '../helpers/database.ts'
 import { racePlan, runPlan, type RacePlan } from '../helpers/race-plans.ts'
-import { hoardingRace, promoCancelStormRace, promoRushRace, releaseStormRace, releaseVersusCheckoutRace } from '../helpers/race-scenarios.ts'
-import { clusterTarget, oneNodeTarget, type RaceTarget } from '../helpers/race-target.ts'
+import { hoardingRace, infantSeatsRace, promoCancelStormRace, promoRushRace, releaseStormRace, releaseVersusCheckoutRace } from '../helpers/race-scenarios.ts'
+import { clusterTarget, oneNodeTarget, RACE_CAPACITY, type RaceTarget } from '../helpers/race-target.ts'
 import type { RaceRun } from '../helpers/race-traffic.ts'
 
 const NODES = 3
@@ -50,7 +51,11 @@ function races(topology: string, makeTarget: () => Promise<RaceTarget>, numRuns:
       await assertInvariants(target, await promoCancelStormRace(target, 10))
     })
 
-    test('random batches of concurrent holds, replacements, releases, cancels, checkouts, promo codes and key retries keep every invariant', async () => {
+    test(`40 sessions holding an adult and an infant on a lap at once on a ${RACE_CAPACITY}-seat departure: exactly ${RACE_CAPACITY} win, and seats_taken is their seats`, async () => {
+      await assertInvariants(target, await infantSeatsRace(target, 40, RACE_CAPACITY))
+    })
+
+    test('random batches of concurrent holds (by party or by units), replacements, releases, cancels, checkouts, promo codes and key retries keep every invariant', async () => {
       let run = 0
       await fc.assert(fc.asyncProperty(racePlan(target.clients.length), async (plan: RacePlan) => {
         await assertInvariants(target, await runPlan(target, plan, `${topology} run ${++run}`))

@@ -12,7 +12,7 @@ import { describeAnswers, type RaceAnswer, type RaceRoute, type RaceRun } from '
 
 export type Invariant =
   | 'one held booking per session'
-  | 'seats_taken equals the live parties'
+  | 'seats_taken equals the live seats'
   | 'seats within capacity'
   | 'promo uses within max_uses'
   | 'promo uses equal the live bookings carrying the code'
@@ -33,9 +33,9 @@ export interface Violation {
 export interface InvariantFigures {
   /** Held bookings beyond the one a session may have. */
   extraHolds: number
-  /** Seats sold beyond capacity (by seats_taken or by the live parties, whichever is more), summed over departures. */
+  /** Seats sold beyond capacity (by seats_taken or by the live bookings' seats, whichever is more), summed over departures. */
   overCapacity: number
-  /** |seats_taken − live parties|, summed over departures: seats taken or freed twice. */
+  /** |seats_taken − live bookings' seats|, summed over departures: seats taken or freed twice. */
   seatDrift: number
   /** Promo uses beyond max_uses, summed over codes. */
   promoOveruse: number
@@ -120,8 +120,9 @@ async function checkSeats(db: Db, run: RaceRun, report: InvariantReport) {
   const departures = await sql<{ start_at: string, capacity: number, seats_taken: number }>`
     SELECT start_at, capacity, seats_taken FROM departures
     WHERE tour_id = ${RACE_TOUR} AND start_at IN (${inList(run.starts)})`.execute(db)
+  // Seats, not people: an infant on a lap counts in party and takes no seat (src/domain/units.ts).
   const live = await sql<{ start_at: string, seats: number | string }>`
-    SELECT start_at, SUM(party) AS seats FROM bookings
+    SELECT start_at, SUM(seats) AS seats FROM bookings
     WHERE tour_id = ${RACE_TOUR} AND start_at IN (${inList(run.starts)})
       AND status IN (${sql.join(SEAT_HOLDING)}) AND quarantined = 0
     GROUP BY start_at`.execute(db)
@@ -133,9 +134,9 @@ async function checkSeats(db: Db, run: RaceRun, report: InvariantReport) {
     const expected = liveSeats.get(start) ?? 0
     if (seatsTaken !== expected) {
       report.figures.seatDrift += Math.abs(seatsTaken - expected)
-      report.violations.push({ invariant: 'seats_taken equals the live parties', detail: `departure ${start}: seats_taken ${seatsTaken}, live bookings hold ${expected}` })
+      report.violations.push({ invariant: 'seats_taken equals the live seats', detail: `departure ${start}: seats_taken ${seatsTaken}, live bookings hold ${expected}` })
     }
-    // Both counts: a counter that drifted low lets the live parties outgrow the departure.
+    // Both counts: a counter that drifted low lets the live bookings outgrow the departure.
     const sold = Math.max(seatsTaken, expected)
     if (departure && sold > departure.capacity) {
       report.figures.overCapacity += sold - departure.capacity

@@ -24,6 +24,21 @@ export function drillCatalog(capacity: number): any {
   return catalog
 }
 
+/**
+ * Gives the drill tour price categories (docs/units.md): an adult at the tour's price (the
+ * first unit, so a party alone books that many adults as before), a child and an infant on a
+ * lap (no seat, at most 2), both with an adult. Race and property runs mix them with
+ * party-only holds, so seats and people differ.
+ */
+export function addDrillUnits(catalog: any): void {
+  const drill = catalog.instances[0].tours.find((tour: any) => tour.id === 'drill-departure')
+  drill.units = [
+    { id: 'adult', type: 'adult', name: 'Adult', price: drill.price },
+    { id: 'child', type: 'child', name: 'Child', price: Math.floor(drill.price / 2), accompanied_by: ['adult'] },
+    { id: 'infant', type: 'infant', name: 'Infant', price: 0, seats: 0, max_quantity: 2, accompanied_by: ['adult'] },
+  ]
+}
+
 /** A folder holding drillCatalog(capacity), changed by `edit` if given, as a file for server processes. */
 export function drillCatalogFile(capacity: number, edit?: (catalog: any) => void): { dir: string, catalogPath: string } {
   const dir = mkdtempSync(join(tmpdir(), 'tourdesk-drill-'))

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { PROMO_LIMITS, type PromoLimit, type RaceTarget } from './race-target.ts'
-import { checkoutBody, freshKey, holdBody, newSessions, send, sendAll, storedStart, type RaceAnswer, type RaceRequest, type RaceRun, type RaceSession } from './race-traffic.ts'
+import { checkoutBody, describeCounts, freshKey, holdBody, newSessions, send, sendAll, storedStart, type RaceAnswer, type RaceRequest, type RaceRun, type RaceSession, type UnitCounts } from './race-traffic.ts'
 
 /** Where a session stands before the racing batches: made sequentially, so the races start from known states. */
 export type SessionStart = 'fresh' | 'held' | 'held with promo' | 'checked out' | 'checked out with promo'
@@ -9,7 +9,8 @@ export type SessionStart = 'fresh' | 'held' | 'held with promo' | 'checked out' 
 export type Sending = 'plain' | 'keyed' | 'twice'
 
 export type RaceOp =
-  | { kind: 'hold', session: number, node: number, departure: number, party: number, promo: PromoLimit | null, decoy: boolean, sending: Sending }
+  /** `units` null: a party-only hold (that many adults); else the mix, and `party` the people it counts. */
+  | { kind: 'hold', session: number, node: number, departure: number, party: number, units: UnitCounts | null, promo: PromoLimit | null, decoy: boolean, sending: Sending }
   | { kind: 'release', session: number, node: number }
   | { kind: 'checkout', session: number, node: number, decoy: boolean, sending: Sending }
 
@@ -23,6 +24,16 @@ export interface RacePlan {
 export const DEPARTURES_PER_RUN = 2
 const MAX_SESSIONS = 3
 
+/** Parties of 1 to 4 (the drill tour's bound): adults only by party, or a mix of adults, children and infants on a lap (no seat). */
+const partyAndUnits: fc.Arbitrary<{ party: number, units: UnitCounts | null }> = fc.oneof(
+  fc.integer({ min: 1, max: 4 }).map((party) => ({ party, units: null })),
+  fc.integer({ min: 1, max: 4 }).chain((adult) => fc.integer({ min: 0, max: 4 - adult }).chain((child) =>
+    fc.integer({ min: 0, max: Math.min(2, 4 - adult - child) }).map((infant) => ({
+      party: adult + child + infant,
+      units: Object.fromEntries(Object.entries({ adult, child, infant }).filter(([, n]) => n > 0)) as UnitCounts,
+    })))),
+)
+
 const sending: fc.Arbitrary<Sending> = fc.constantFrom<Sending>('plain', 'plain', 'keyed', 'twice')
 /** One in eight: requests filling a decoy field (quarantined) are a side path, not the main traffic. */
 const rare = fc.nat(7).map((n) => n === 0)
@@ -32,9 +43,9 @@ function raceOp(sessions: number, nodes: number): fc.Arbitrary<RaceOp> {
   const node = fc.nat(nodes - 1)
   return fc.oneof(
     { weight: 5, arbitrary: fc.record({
-      kind: fc.constant('hold' as const), session, node, departure: fc.nat(DEPARTURES_PER_RUN - 1), party: fc.integer({ min: 1, max: 4 }),
+      kind: fc.constant('hold' as const), session, node, departure: fc.nat(DEPARTURES_PER_RUN - 1), mix: partyAndUnits,
       promo: fc.constantFrom<PromoLimit | null>(null, null, ...PROMO_LIMITS), decoy: rare, sending,
-    }) },
+    }).map(({ mix, ...op }) => ({ ...op, ...mix })) },
     { weight: 3, arbitrary: fc.record({ kind: fc.constant('release' as const), session, node }) },
     { weight: 4, arbitrary: fc.record({ kind: fc.constant('checkout' as const), session, node, decoy: rare, sending }) },
   )
@@ -55,7 +66,7 @@ function requestsOf(op: RaceOp, label: string, target: RaceTarget, sessions: Rac
   if (op.kind === 'release') return [{ label, route: 'DELETE /booking', session, client }]
   const route = op.kind === 'hold' ? 'POST /booking' as const : 'POST /checkout' as const
   const body = op.kind === 'hold'
-    ? holdBody(starts[op.departure], op.party, op.promo === null ? undefined : promos[op.promo], op.decoy)
+    ? holdBody(starts[op.departure], op.party, op.promo === null ? undefined : promos[op.promo], op.decoy, op.units ?? undefined)
     : checkoutBody(op.decoy)
   if (op.sending === 'plain') return [{ label, route, session, client, body }]
   const key = freshKey()
@@ -71,7 +82,7 @@ function opLabel(op: RaceOp, batch: number, index: number, promos: Record<PromoL
   const at = `b${batch}#${index} s${op.session}@n${op.node}`
   if (op.kind === 'release') return `${at} DELETE /booking`
   if (op.kind === 'checkout') return `${at} POST /checkout${op.decoy ? ' decoy' : ''}`
-  return `${at} POST /booking d${op.departure} party ${op.party}${op.promo ? ` ${promos[op.promo]}` : ''}${op.decoy ? ' decoy' : ''}`
+  return `${at} POST /booking d${op.departure} party ${op.party}${op.units ? ` (${describeCounts(op.units)})` : ''}${op.promo ? ` ${promos[op.promo]}` : ''}${op.decoy ? ' decoy' : ''}`
 }
 
 /** Brings one session to its starting point, one request after another, recording every answer. */

@@ -5,8 +5,8 @@
  * general invariants do not say.
  */
 import { sql } from 'kysely'
-import type { RaceTarget } from './race-target.ts'
-import { checkoutBody, holdBody, newSessions, send, sendAll, storedStart, type RaceAnswer, type RaceRequest, type RaceRun, type RaceSession } from './race-traffic.ts'
+import { RACE_TOUR, type RaceTarget } from './race-target.ts'
+import { checkoutBody, describeCounts, holdBody, newSessions, send, sendAll, storedStart, type RaceAnswer, type RaceRequest, type RaceRun, type RaceSession } from './race-traffic.ts'
 
 const nodeOf = (target: RaceTarget, i: number) => target.clients[i % target.clients.length]
 
@@ -171,4 +171,37 @@ export async function promoCancelStormRace(target: RaceTarget, cancels = 10): Pr
   }
   return run('promo cancel storm: concurrent cancels of a promo booking, then checkouts for the last use', sessions, starts,
     [...setup, ...storm, ...lateHolds, ...lateCheckouts], expectations, [{ code: promo, maxUses: 2 }])
+}
+
+/**
+ * Issue 27 (seats versus people): `sessions` sessions each hold {adult 1, infant 1} at once on
+ * one fresh departure of the drill tour's capacity. An infant on a lap takes no seat, so each
+ * hold is 2 people on 1 seat: exactly `capacity` win, the rest are 409 insufficient_capacity,
+ * and the winners are 2 × capacity people on capacity seats. (The general invariants check
+ * seats_taken against the live bookings' seats.)
+ */
+export async function infantSeatsRace(target: RaceTarget, sessionCount: number, capacity: number): Promise<RaceRun> {
+  const starts = await target.takeStarts(1)
+  const sessions = await newSessions(target, sessionCount)
+  const units = { adult: 1, infant: 1 }
+  const answers = await sendAll(sessions.map((session, i): RaceRequest => ({
+    label: `s${i}@n${i % target.clients.length} POST /booking (${describeCounts(units)})`,
+    route: 'POST /booking', session, client: nodeOf(target, i), body: holdBody(starts[0], 2, undefined, false, units),
+  })))
+  const expectations: string[] = []
+  const won = answers.filter((a) => a.status === 200).length
+  const full = answers.filter((a) => a.status === 409 && a.code === 'insufficient_capacity').length
+  if (won !== capacity || full !== sessionCount - capacity) {
+    expectations.push(`expected ${capacity} × 200 and ${sessionCount - capacity} × 409 insufficient_capacity, got ${tally(answers)}`)
+  }
+  const [stored] = (await sql<{ n: number | string, seats: number | string | null, people: number | string | null, taken: number | string | null }>`
+    SELECT COUNT(*) AS n, SUM(b.seats) AS seats, SUM(b.party) AS people,
+      (SELECT d.seats_taken FROM departures d WHERE d.tour_id = ${RACE_TOUR} AND d.start_at = ${storedStart(starts[0])}) AS taken
+    FROM bookings b WHERE b.tour_id = ${RACE_TOUR} AND b.start_at = ${storedStart(starts[0])} AND b.status = 'held'`.execute(target.db)).rows
+  const figures = [stored.n, stored.seats, stored.people, stored.taken].map((value) => Number(value ?? 0))
+  if (figures.join() !== [capacity, capacity, 2 * capacity, capacity].join()) {
+    expectations.push(`expected ${capacity} held bookings of ${capacity} seats and ${2 * capacity} people, seats_taken ${capacity}; `
+      + `the database has ${figures[0]} held of ${figures[1]} seats and ${figures[2]} people, seats_taken ${figures[3]}`)
+  }
+  return run('infants on laps: concurrent holds of an adult and an infant on one departure', sessions, starts, answers, expectations)
 }

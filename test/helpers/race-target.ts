@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs'
 import type { Db } from '../../src/store/database.ts'
 import { openStore } from '../../src/store/store.ts'
 import { startService } from './build.ts'
-import { drillCatalog, drillCatalogFile } from './catalog-file.ts'
+import { addDrillUnits, drillCatalog, drillCatalogFile } from './catalog-file.ts'
 import { ApiClient } from './client.ts'
 import { contractFor } from './contract.ts'
 import { freshDatabase } from './database.ts'
@@ -20,9 +20,11 @@ const promoCode = (maxUses: PromoLimit, n: number) => `RACE${maxUses}-${String(n
 
 /**
  * Adds to a drill catalog promo codes valid for the drill tour with `max_uses` 1 and 2, so
- * runs can race checkouts for a code at its limit without sharing a code with another run.
+ * runs can race checkouts for a code at its limit without sharing a code with another run,
+ * and the drill tour's units (adult, child, infant on a lap), so runs race mixes of them.
  */
-export function addRacePromoCodes(catalog: any): void {
+export function addRaceCatalog(catalog: any): void {
+  addDrillUnits(catalog)
   const lisbon = catalog.instances[0]
   for (const maxUses of PROMO_LIMITS) {
     for (let n = 0; n < PROMO_CODES_PER_LIMIT; n++) {
@@ -80,7 +82,7 @@ function allocators(client: ApiClient): Pick<RaceTarget, 'takeStarts' | 'takePro
 /** The app in this process on a fresh database (SQLite, or PostgreSQL under TEST_DATABASE_URL or `postgresUrl`). */
 export async function oneNodeTarget(postgresUrl?: string | null): Promise<RaceTarget> {
   const catalog = drillCatalog(RACE_CAPACITY)
-  addRacePromoCodes(catalog)
+  addRaceCatalog(catalog)
   const service = await startService({ catalog, postgresUrl })
   const client = service.client()
   return { clients: [client], db: service.context.store.db, ...allocators(client), close: service.close }
@@ -91,7 +93,7 @@ export async function oneNodeTarget(postgresUrl?: string | null): Promise<RaceTa
  * several processes on one file). Every answer is checked against their openapi.json.
  */
 export async function clusterTarget(nodes: number, postgresUrl?: string | null): Promise<RaceTarget & { servers: ServerProcess[] }> {
-  const { dir, catalogPath } = drillCatalogFile(RACE_CAPACITY, addRacePromoCodes)
+  const { dir, catalogPath } = drillCatalogFile(RACE_CAPACITY, addRaceCatalog)
   const database = await freshDatabase(postgresUrl)
   const env = { DATABASE_URL: database.url, TOURDESK_CONFIG: catalogPath }
   const servers: ServerProcess[] = []

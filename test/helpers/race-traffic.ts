@@ -96,9 +96,16 @@ export async function newSessions(target: RaceTarget, count: number): Promise<Ra
   return sessions
 }
 
-export function holdBody(start: string, party: number, promo?: string, decoy = false): Record<string, unknown> {
-  return { tour_id: RACE_TOUR, start, party, ...(promo ? { promo_code: promo } : {}), ...(decoy ? HOLD_DECOY : {}) }
+/** The drill tour's units a hold may name (test/helpers/catalog-file.ts addDrillUnits): unit id to quantity. */
+export type UnitCounts = Partial<Record<'adult' | 'child' | 'infant', number>>
+
+/** A hold of `party` people: that many adults, the drill tour's first unit, unless `units` says who they are. */
+export function holdBody(start: string, party: number, promo?: string, decoy = false, units?: UnitCounts): Record<string, unknown> {
+  return { tour_id: RACE_TOUR, start, party, ...(units ? { units } : {}), ...(promo ? { promo_code: promo } : {}), ...(decoy ? HOLD_DECOY : {}) }
 }
+
+/** "1 adult 1 infant", for labels. */
+export const describeCounts = (units: UnitCounts) => Object.entries(units).map(([id, n]) => `${n} ${id}`).join(' ')
 
 export function checkoutBody(decoy = false): Record<string, unknown> {
   return { ...CONTACT, ...(decoy ? CHECKOUT_DECOY : {}) }
