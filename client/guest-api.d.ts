@@ -75,7 +75,7 @@ export interface paths {
         };
         /**
          * Departures of a tour over 1 to 14 days, in the operator's time zone
-         * @description The departures that have not yet begun, over days days from date (today in the operator's zone by default), each with its seats left and status; held, requested and confirmed seats all count. guaranteed says the departure has reached its tour's minimum to run with requests and confirmed bookings (holds do not count; false for a tour without a minimum). With party, each says whether it can be booked for that party and, when not, why.
+         * @description The departures that have not yet begun, over days days from date (today in the operator's zone by default), each with its seats left and status; held, requested and confirmed seats all count. guaranteed says the departure has reached its tour's minimum to run with requests and confirmed bookings (holds do not count; false for a tour without a minimum). With party, each says whether it can be booked for that party and, when not, why. With units (adult:2,child:1), party is the people they count and bookable judges the seats they take (docs/units.md). Each slot has price, the subtotal of the mix asked (one of the first unit when none is).
          */
         get: operations["getAvailability"];
         put?: never;
@@ -345,6 +345,63 @@ export interface components {
          *             "amount": 1900,
          *             "currency": "EUR"
          *           },
+         *           "units": [
+         *             {
+         *               "id": "adult",
+         *               "type": "adult",
+         *               "name": "Adult",
+         *               "description": "",
+         *               "price": {
+         *                 "amount": 1900,
+         *                 "currency": "EUR"
+         *               },
+         *               "seats": 1,
+         *               "pax": 1,
+         *               "min_age": 13,
+         *               "max_age": null,
+         *               "min_quantity": 1,
+         *               "max_quantity": null,
+         *               "accompanied_by": []
+         *             },
+         *             {
+         *               "id": "child",
+         *               "type": "child",
+         *               "name": "Child",
+         *               "description": "",
+         *               "price": {
+         *                 "amount": 900,
+         *                 "currency": "EUR"
+         *               },
+         *               "seats": 1,
+         *               "pax": 1,
+         *               "min_age": 4,
+         *               "max_age": 12,
+         *               "min_quantity": 1,
+         *               "max_quantity": null,
+         *               "accompanied_by": [
+         *                 "adult"
+         *               ]
+         *             },
+         *             {
+         *               "id": "infant",
+         *               "type": "infant",
+         *               "name": "Infant",
+         *               "description": "On a lap, no seat",
+         *               "price": {
+         *                 "amount": 0,
+         *                 "currency": "EUR"
+         *               },
+         *               "seats": 0,
+         *               "pax": 1,
+         *               "min_age": 0,
+         *               "max_age": 3,
+         *               "min_quantity": 1,
+         *               "max_quantity": 2,
+         *               "accompanied_by": [
+         *                 "adult"
+         *               ]
+         *             }
+         *           ],
          *           "party": {
          *             "min": 1,
          *             "max": 10
@@ -420,6 +477,63 @@ export interface components {
          *         "amount": 1900,
          *         "currency": "EUR"
          *       },
+         *       "units": [
+         *         {
+         *           "id": "adult",
+         *           "type": "adult",
+         *           "name": "Adult",
+         *           "description": "",
+         *           "price": {
+         *             "amount": 1900,
+         *             "currency": "EUR"
+         *           },
+         *           "seats": 1,
+         *           "pax": 1,
+         *           "min_age": 13,
+         *           "max_age": null,
+         *           "min_quantity": 1,
+         *           "max_quantity": null,
+         *           "accompanied_by": []
+         *         },
+         *         {
+         *           "id": "child",
+         *           "type": "child",
+         *           "name": "Child",
+         *           "description": "",
+         *           "price": {
+         *             "amount": 900,
+         *             "currency": "EUR"
+         *           },
+         *           "seats": 1,
+         *           "pax": 1,
+         *           "min_age": 4,
+         *           "max_age": 12,
+         *           "min_quantity": 1,
+         *           "max_quantity": null,
+         *           "accompanied_by": [
+         *             "adult"
+         *           ]
+         *         },
+         *         {
+         *           "id": "infant",
+         *           "type": "infant",
+         *           "name": "Infant",
+         *           "description": "On a lap, no seat",
+         *           "price": {
+         *             "amount": 0,
+         *             "currency": "EUR"
+         *           },
+         *           "seats": 0,
+         *           "pax": 1,
+         *           "min_age": 0,
+         *           "max_age": 3,
+         *           "min_quantity": 1,
+         *           "max_quantity": 2,
+         *           "accompanied_by": [
+         *             "adult"
+         *           ]
+         *         }
+         *       ],
          *       "party": {
          *         "min": 1,
          *         "max": 10
@@ -465,6 +579,8 @@ export interface components {
             languages: string[];
             tags: string[];
             price: components["schemas"]["Money"];
+            /** @description Its price categories in the order guests see them; a tour the operator gave none has one, "person", at price */
+            units: components["schemas"]["TourUnit"][];
             party: {
                 /** Format: int64 */
                 min: number;
@@ -500,6 +616,36 @@ export interface components {
             /** @description ISO 4217 code */
             currency: string;
         };
+        /** @description A price category. The first is the default: a booking that gives only party is that many of it */
+        TourUnit: {
+            /** @description What POST /booking's units map names */
+            id: string;
+            /** @description What the unit is, one of OCTo's unit types in lower case */
+            type: "adult" | "youth" | "child" | "infant" | "senior" | "student" | "military" | "family" | "other";
+            name: string;
+            description: string;
+            price: components["schemas"]["Money"];
+            /**
+             * Format: int64
+             * @description What one takes of a departure's capacity (0: on a lap)
+             */
+            seats: number;
+            /**
+             * Format: int64
+             * @description How many people one counts (a family ticket counts several)
+             */
+            pax: number;
+            min_age: number | null;
+            max_age: number | null;
+            /**
+             * Format: int64
+             * @description The fewest one booking takes when it takes any
+             */
+            min_quantity: number;
+            max_quantity: number | null;
+            /** @description Units of which at least one must be booked with this one */
+            accompanied_by: string[];
+        };
         TourAddon: {
             id: string;
             name: string;
@@ -530,7 +676,11 @@ export interface components {
          *           "remaining": 14,
          *           "status": "available",
          *           "guaranteed": true,
-         *           "bookable": true
+         *           "bookable": true,
+         *           "price": {
+         *             "amount": 3800,
+         *             "currency": "EUR"
+         *           }
          *         },
          *         {
          *           "start": "2026-06-02T14:00:00+01:00",
@@ -542,7 +692,11 @@ export interface components {
          *           "status": "limited",
          *           "guaranteed": false,
          *           "bookable": false,
-         *           "reason": "insufficient_capacity"
+         *           "reason": "insufficient_capacity",
+         *           "price": {
+         *             "amount": 3800,
+         *             "currency": "EUR"
+         *           }
          *         }
          *       ]
          *     }
@@ -557,6 +711,7 @@ export interface components {
             date: string;
             /** Format: int64 */
             days: number;
+            /** @description The party asked for, or the people the units count; null when neither is given */
             party: number | null;
             slots: components["schemas"]["Slot"][];
         };
@@ -586,10 +741,20 @@ export interface components {
             status: "available" | "limited" | "sold_out" | "closed";
             /** @description The departure will run: its booked guests (requests and confirmed bookings, not holds) have reached the tour's minimum to run. false for a tour without a minimum, and while the minimum is not reached */
             guaranteed: boolean;
-            /** @description Present when party is given */
+            /** @description Present when party or units is given: whether the seats of that mix fit what remains (an infant on a lap takes none) */
             bookable?: boolean;
             /** @enum {string} */
             reason?: "sold_out" | "cutoff_passed" | "insufficient_capacity";
+            /** @description The subtotal of the asked mix at this departure: Σ quantity × unit price for units; without units, party times the tour's first unit's price, or that price once (the per-person "from" price) when no party is given. Add-ons and promo codes are chosen at the hold and not included */
+            price: {
+                /**
+                 * Format: int64
+                 * @description Integer minor units (cents)
+                 */
+                amount: number;
+                /** @description ISO 4217 code */
+                currency: string;
+            };
         };
         /**
          * @description This operation takes no body: send none, or an empty JSON object
@@ -626,6 +791,16 @@ export interface components {
          *       "end": "2026-06-02T12:00:00+01:00",
          *       "timezone": "Europe/Lisbon",
          *       "party": 2,
+         *       "seats": 2,
+         *       "units": [
+         *         {
+         *           "id": "person",
+         *           "type": "adult",
+         *           "name": "Person",
+         *           "quantity": 2,
+         *           "amount": 3800
+         *         }
+         *       ],
          *       "addons": [
          *         {
          *           "id": "ginjinha-tasting",
@@ -694,8 +869,30 @@ export interface components {
              */
             end: string;
             timezone: string;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description People: what the tour's party bounds, per-person add-ons and the minimum to run count
+             */
             party: number;
+            /**
+             * Format: int64
+             * @description Seats it takes of the departure's capacity: Σ quantity × seats of its units (an infant on a lap takes none)
+             */
+            seats: number;
+            /** @description The units booked, in the tour's order; a booking made without units is its party of the tour's first unit */
+            units: {
+                id: string;
+                /** @description What the unit is, one of OCTo's unit types in lower case */
+                type: "adult" | "youth" | "child" | "infant" | "senior" | "student" | "military" | "family" | "other";
+                name: string;
+                /** Format: int64 */
+                quantity: number;
+                /**
+                 * Format: int64
+                 * @description Unit price times quantity, as priced when the booking was made or last changed
+                 */
+                amount: number;
+            }[];
             addons: {
                 id: string;
                 name: string;
@@ -759,7 +956,7 @@ export interface components {
             currency: string;
             /**
              * Format: int64
-             * @description Per-person price times party
+             * @description The units' amounts: Σ quantity × unit price (per-person price times party for a tour without units)
              */
             subtotal: number;
             /** Format: int64 */
@@ -808,8 +1005,15 @@ export interface components {
              * @description A scheduled start, as an instant in any offset
              */
             start: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description People in the party; with units, the people they count (Σ quantity × pax)
+             */
             party: number;
+            /** @description Unit id to quantity, e.g. {"adult": 2, "child": 1}; 0 books none. Without it the party is that many of the tour's first unit. An id the tour has not is 422 invalid_unit; a quantity outside the unit's bounds, or a unit booked without one of its accompanied_by, 422 unit_not_allowed; a party that is not the people the units count, 422 party_mismatch */
+            units?: {
+                [key: string]: number;
+            };
             /**
              * @description 12 lowercase alphanumeric characters
              * @example k3v9x2m7q1pz
@@ -1419,6 +1623,63 @@ export interface operations {
                      *             "amount": 1900,
                      *             "currency": "EUR"
                      *           },
+                     *           "units": [
+                     *             {
+                     *               "id": "adult",
+                     *               "type": "adult",
+                     *               "name": "Adult",
+                     *               "description": "",
+                     *               "price": {
+                     *                 "amount": 1900,
+                     *                 "currency": "EUR"
+                     *               },
+                     *               "seats": 1,
+                     *               "pax": 1,
+                     *               "min_age": 13,
+                     *               "max_age": null,
+                     *               "min_quantity": 1,
+                     *               "max_quantity": null,
+                     *               "accompanied_by": []
+                     *             },
+                     *             {
+                     *               "id": "child",
+                     *               "type": "child",
+                     *               "name": "Child",
+                     *               "description": "",
+                     *               "price": {
+                     *                 "amount": 900,
+                     *                 "currency": "EUR"
+                     *               },
+                     *               "seats": 1,
+                     *               "pax": 1,
+                     *               "min_age": 4,
+                     *               "max_age": 12,
+                     *               "min_quantity": 1,
+                     *               "max_quantity": null,
+                     *               "accompanied_by": [
+                     *                 "adult"
+                     *               ]
+                     *             },
+                     *             {
+                     *               "id": "infant",
+                     *               "type": "infant",
+                     *               "name": "Infant",
+                     *               "description": "On a lap, no seat",
+                     *               "price": {
+                     *                 "amount": 0,
+                     *                 "currency": "EUR"
+                     *               },
+                     *               "seats": 0,
+                     *               "pax": 1,
+                     *               "min_age": 0,
+                     *               "max_age": 3,
+                     *               "min_quantity": 1,
+                     *               "max_quantity": 2,
+                     *               "accompanied_by": [
+                     *                 "adult"
+                     *               ]
+                     *             }
+                     *           ],
                      *           "party": {
                      *             "min": 1,
                      *             "max": 10
@@ -1714,6 +1975,63 @@ export interface operations {
                      *         "amount": 1900,
                      *         "currency": "EUR"
                      *       },
+                     *       "units": [
+                     *         {
+                     *           "id": "adult",
+                     *           "type": "adult",
+                     *           "name": "Adult",
+                     *           "description": "",
+                     *           "price": {
+                     *             "amount": 1900,
+                     *             "currency": "EUR"
+                     *           },
+                     *           "seats": 1,
+                     *           "pax": 1,
+                     *           "min_age": 13,
+                     *           "max_age": null,
+                     *           "min_quantity": 1,
+                     *           "max_quantity": null,
+                     *           "accompanied_by": []
+                     *         },
+                     *         {
+                     *           "id": "child",
+                     *           "type": "child",
+                     *           "name": "Child",
+                     *           "description": "",
+                     *           "price": {
+                     *             "amount": 900,
+                     *             "currency": "EUR"
+                     *           },
+                     *           "seats": 1,
+                     *           "pax": 1,
+                     *           "min_age": 4,
+                     *           "max_age": 12,
+                     *           "min_quantity": 1,
+                     *           "max_quantity": null,
+                     *           "accompanied_by": [
+                     *             "adult"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "id": "infant",
+                     *           "type": "infant",
+                     *           "name": "Infant",
+                     *           "description": "On a lap, no seat",
+                     *           "price": {
+                     *             "amount": 0,
+                     *             "currency": "EUR"
+                     *           },
+                     *           "seats": 0,
+                     *           "pax": 1,
+                     *           "min_age": 0,
+                     *           "max_age": 3,
+                     *           "min_quantity": 1,
+                     *           "max_quantity": 2,
+                     *           "accompanied_by": [
+                     *             "adult"
+                     *           ]
+                     *         }
+                     *       ],
                      *       "party": {
                      *         "min": 1,
                      *         "max": 10
@@ -1968,10 +2286,15 @@ export interface operations {
                  */
                 date?: string;
                 /**
-                 * @description Party size
+                 * @description Party size, in people; with units, it must be the people they count
                  * @example 2
                  */
                 party?: number;
+                /**
+                 * @description The mix to judge and price, unit id:quantity separated by commas (each id once, quantity 0 to 100), as POST /booking's units. It implies party (the people it counts). An id the tour has not is 422 invalid_unit, a quantity outside its bounds or a unit without one of its accompanied_by 422 unit_not_allowed (naming units.<id>), a party given too that differs 422 party_mismatch
+                 * @example adult:2,child:1
+                 */
+                units?: string;
                 /**
                  * @description Number of days, 1 to 14
                  * @example 7
@@ -2010,7 +2333,11 @@ export interface operations {
                      *           "remaining": 14,
                      *           "status": "available",
                      *           "guaranteed": true,
-                     *           "bookable": true
+                     *           "bookable": true,
+                     *           "price": {
+                     *             "amount": 3800,
+                     *             "currency": "EUR"
+                     *           }
                      *         },
                      *         {
                      *           "start": "2026-06-02T14:00:00+01:00",
@@ -2022,7 +2349,11 @@ export interface operations {
                      *           "status": "limited",
                      *           "guaranteed": false,
                      *           "bookable": false,
-                     *           "reason": "insufficient_capacity"
+                     *           "reason": "insufficient_capacity",
+                     *           "price": {
+                     *             "amount": 3800,
+                     *             "currency": "EUR"
+                     *           }
                      *         }
                      *       ]
                      *     }
@@ -2141,7 +2472,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `date_out_of_range`: Date is outside the bookable horizon; `party_out_of_range`: Party size is outside what the tour allows */
+            /** @description `date_out_of_range`: Date is outside the bookable horizon; `party_out_of_range`: Party size is outside what the tour allows; `invalid_unit`: The tour has no such unit; `unit_not_allowed`: A unit is booked outside its quantity bounds or without a unit it must come with; `party_mismatch`: party is not the number of people the units count */
             422: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -2601,6 +2932,16 @@ export interface operations {
                      *       "end": "2026-06-02T12:00:00+01:00",
                      *       "timezone": "Europe/Lisbon",
                      *       "party": 2,
+                     *       "seats": 2,
+                     *       "units": [
+                     *         {
+                     *           "id": "person",
+                     *           "type": "adult",
+                     *           "name": "Person",
+                     *           "quantity": 2,
+                     *           "amount": 3800
+                     *         }
+                     *       ],
                      *       "addons": [
                      *         {
                      *           "id": "ginjinha-tasting",
@@ -2919,6 +3260,16 @@ export interface operations {
                      *       "end": "2026-06-02T12:00:00+01:00",
                      *       "timezone": "Europe/Lisbon",
                      *       "party": 2,
+                     *       "seats": 2,
+                     *       "units": [
+                     *         {
+                     *           "id": "person",
+                     *           "type": "adult",
+                     *           "name": "Person",
+                     *           "quantity": 2,
+                     *           "amount": 3800
+                     *         }
+                     *       ],
                      *       "addons": [
                      *         {
                      *           "id": "ginjinha-tasting",
@@ -3172,7 +3523,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `slot_not_found`: No departure starts at that time; `cutoff_passed`: Booking for this departure has closed; `party_out_of_range`: Party size is outside what the tour allows; `invalid_addon`: Unknown add-on or quantity too high; `invalid_promo_code`: Promo code is not valid for this booking; `date_out_of_range`: Date is outside the bookable horizon; `idempotency_key_reused`: Idempotency-Key was used with a different request */
+            /** @description `slot_not_found`: No departure starts at that time; `cutoff_passed`: Booking for this departure has closed; `party_out_of_range`: Party size is outside what the tour allows; `invalid_unit`: The tour has no such unit; `unit_not_allowed`: A unit is booked outside its quantity bounds or without a unit it must come with; `party_mismatch`: party is not the number of people the units count; `invalid_addon`: Unknown add-on or quantity too high; `invalid_promo_code`: Promo code is not valid for this booking; `date_out_of_range`: Date is outside the bookable horizon; `idempotency_key_reused`: Idempotency-Key was used with a different request */
             422: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -3330,6 +3681,16 @@ export interface operations {
                      *       "end": "2026-06-02T12:00:00+01:00",
                      *       "timezone": "Europe/Lisbon",
                      *       "party": 2,
+                     *       "seats": 2,
+                     *       "units": [
+                     *         {
+                     *           "id": "person",
+                     *           "type": "adult",
+                     *           "name": "Person",
+                     *           "quantity": 2,
+                     *           "amount": 3800
+                     *         }
+                     *       ],
                      *       "addons": [
                      *         {
                      *           "id": "ginjinha-tasting",
@@ -3724,6 +4085,16 @@ export interface operations {
                      *       "end": "2026-06-02T12:00:00+01:00",
                      *       "timezone": "Europe/Lisbon",
                      *       "party": 2,
+                     *       "seats": 2,
+                     *       "units": [
+                     *         {
+                     *           "id": "person",
+                     *           "type": "adult",
+                     *           "name": "Person",
+                     *           "quantity": 2,
+                     *           "amount": 3800
+                     *         }
+                     *       ],
                      *       "addons": [
                      *         {
                      *           "id": "ginjinha-tasting",
@@ -4096,6 +4467,16 @@ export interface operations {
                      *       "end": "2026-06-02T12:00:00+01:00",
                      *       "timezone": "Europe/Lisbon",
                      *       "party": 2,
+                     *       "seats": 2,
+                     *       "units": [
+                     *         {
+                     *           "id": "person",
+                     *           "type": "adult",
+                     *           "name": "Person",
+                     *           "quantity": 2,
+                     *           "amount": 3800
+                     *         }
+                     *       ],
                      *       "addons": [
                      *         {
                      *           "id": "ginjinha-tasting",
