@@ -6,7 +6,7 @@ import { ERASED } from '../domain/erasure.ts'
 import { bookingView } from '../api/booking-view.ts'
 import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 import type { HistoryEntry } from '../services/booking-history.ts'
-import { addonLinesOf, policyOf, type BookingRecord } from '../domain/booking.ts'
+import { addonLinesOf, policyOf, unitLinesOf, type BookingRecord } from '../domain/booking.ts'
 import { describeUnits, type UnitLine } from '../domain/units.ts'
 
 /** The operator's record of a booking: the guest's, and what only the operator sees. */
@@ -107,6 +107,9 @@ const CSV_COLUMNS: Array<[string, (row: BookingRecord, catalog: InstanceCatalog)
   ['created_at', (r, c) => formatStoredInZone(r.created_at, c.instance.timezone)],
   ['updated_at', (r, c) => formatStoredInZone(r.updated_at, c.instance.timezone)],
   ['version', (r) => r.version],
+  // Last, after the columns a spreadsheet may already read by position.
+  ['seats', (r) => r.seats],
+  ['units', (r) => describeUnits(unitLinesOf(r))],
 ]
 
 export const BOOKING_CSV_HEADER = csvRecord(CSV_COLUMNS.map(([name]) => name))

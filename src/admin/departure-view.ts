@@ -5,9 +5,11 @@ import type { DepartureManifest, ManifestEntry } from '../schemas/admin/departur
 import { EXPECTED, isOneOf } from '../schemas/booking-status.ts'
 import { departureData, type DepartureRecord } from '../services/departure-record.ts'
 import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
-import { addonLinesOf, type BookingRecord } from '../domain/booking.ts'
+import { addonLinesOf, unitLinesOf, type BookingRecord } from '../domain/booking.ts'
+import { describeUnits, unitsOf } from '../domain/units.ts'
 
 type Addon = ManifestEntry['addons'][number]
+type UnitTotal = DepartureManifest['totals']['units'][number]
 
 function manifestEntry(row: BookingRecord, timeZone: string): ManifestEntry {
   return {
@@ -18,6 +20,8 @@ function manifestEntry(row: BookingRecord, timeZone: string): ManifestEntry {
     email: row.contact_email,
     phone: row.contact_phone,
     party: row.party,
+    seats: row.seats,
+    units: unitLinesOf(row),
     addons: addonLinesOf(row),
     due_on_arrival: dueOnArrival(row),
     checked_in_at: row.checked_in_at === null ? null : formatStoredInZone(row.checked_in_at, timeZone),
@@ -40,14 +44,23 @@ export function manifestView(departure: DepartureRecord, bookings: readonly Book
     no_show: { bookings: 0, guests: 0 },
   }
   const addons = new Map<string, Addon>()
+  const units = new Map<string, UnitTotal>()
   let guests = 0
+  let seats = 0
   let due = 0
   for (const entry of manifest) {
     statuses[entry.status].bookings += 1
     statuses[entry.status].guests += entry.party
     if (!isOneOf(EXPECTED, entry.status)) continue
     guests += entry.party
+    seats += entry.seats
     due += entry.due_on_arrival
+    for (const line of entry.units) {
+      const total = units.get(line.id) ?? { id: line.id, type: line.type, name: line.name, quantity: 0, amount: 0 }
+      total.quantity += line.quantity
+      total.amount += line.amount
+      units.set(line.id, total)
+    }
     for (const addon of entry.addons) {
       const total = addons.get(addon.id) ?? { id: addon.id, name: addon.name, quantity: 0, amount: 0 }
       total.quantity += addon.quantity
@@ -58,11 +71,23 @@ export function manifestView(departure: DepartureRecord, bookings: readonly Book
   return {
     departure: departureData(departure),
     manifest,
-    totals: { currency: catalog.instance.currency, statuses, guests, addons: [...addons.values()], due_on_arrival: due },
+    totals: { currency: catalog.instance.currency, statuses, guests, seats, units: inTourOrder(units, catalog, departure.tourId), addons: [...addons.values()], due_on_arrival: due },
   }
 }
 
-const CSV_HEADER = ['code', 'status', 'name', 'email', 'phone', 'party', 'addons', 'due_on_arrival', 'currency', 'checked_in_at', 'note']
+/** Unit totals in the order the tour lists its units now, with their current names; units it no longer lists come after, as booked. */
+function inTourOrder(totals: ReadonlyMap<string, UnitTotal>, catalog: InstanceCatalog, tourId: string): UnitTotal[] {
+  const tour = catalog.tourById.get(tourId)?.catalog
+  const listed = tour === undefined ? [] : unitsOf(tour)
+  const known = listed.flatMap((unit) => {
+    const total = totals.get(unit.id)
+    return total === undefined ? [] : [{ ...total, type: unit.type, name: unit.name }]
+  })
+  return [...known, ...[...totals.values()].filter((total) => !listed.some((unit) => unit.id === total.id))]
+}
+
+// seats and units came last, after the columns a spreadsheet may already read by position.
+const CSV_HEADER = ['code', 'status', 'name', 'email', 'phone', 'party', 'addons', 'due_on_arrival', 'currency', 'checked_in_at', 'note', 'seats', 'units']
 
 /** The manifest as RFC 4180 CSV (CRLF line ends, a header row): one row per booking, money in major units beside its currency. */
 export function manifestCsv(view: DepartureManifest): string {
@@ -78,6 +103,8 @@ export function manifestCsv(view: DepartureManifest): string {
     view.totals.currency,
     entry.checked_in_at,
     entry.note,
+    entry.seats,
+    describeUnits(entry.units),
   ])
   return [CSV_HEADER, ...rows].map(csvRecord).join('')
 }

@@ -16,17 +16,7 @@ export function minimumToRun(tour: { min_participants?: number, min_participants
   return { participants: tour.min_participants, deadlineHours: tour.min_participants_deadline_hours ?? DEFAULT_MIN_PARTICIPANTS_DEADLINE_HOURS }
 }
 
-/**
- * The departure's live party total: the guests of its requested, confirmed, completed and
- * no-show bookings. Holds are left out: they lapse on their own within minutes, and a
- * departure guests see as guaranteed must not fall back because someone stopped at checkout.
- * Requests count: their seats stay taken until the operator declines them.
- */
-export function liveParticipants(seats: { requested: number, confirmed: number, completed: number, no_show: number }): number {
-  return seats.requested + seats.confirmed + seats.completed + seats.no_show
-}
-
-/** Whether a departure with this live total runs for sure: false when the tour sets no minimum. */
+/** Whether a departure with this many live people (src/store/departures.ts DepartureCounts) runs for sure: false when the tour sets no minimum. */
 export function isGuaranteed(minimum: MinimumToRun | null, live: number): boolean {
   return minimum !== null && live >= minimum.participants
 }

@@ -1,7 +1,7 @@
 import { Temporal } from 'temporal-polyfill'
 import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 import { todayIn, toStoredInstant } from '../domain/instant-format.ts'
-import { deadlineHasCome, liveParticipants, minimumToRun, type MinimumToRun } from '../domain/minimum-to-run.ts'
+import { deadlineHasCome, minimumToRun, type MinimumToRun } from '../domain/minimum-to-run.ts'
 import type { Departure } from '../domain/schedule.ts'
 import type { CatalogTour } from '../schemas/catalog.ts'
 import { departureRecord, seatTotal } from '../services/departure-record.ts'
@@ -56,7 +56,7 @@ export function departureDeadlines(store: Store) {
       const row = yield* departures.find(key, true)
       if (!row || row.deadline_checked_at !== null || row.cancelled === 1) return false
       const seats = yield* departures.seatsAt(key, now)
-      const live = seats ? liveParticipants(seats) : 0
+      const live = seats?.people ?? 0
       // A stored start the schedule does not give, not added by hand and holding no booking, is no departure.
       const isDeparture = scheduled !== undefined || row.extra === 1 || (seats !== undefined && seatTotal(seats) > 0)
       const atRisk = isDeparture && live < minimum.participants

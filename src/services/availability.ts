@@ -148,7 +148,7 @@ export async function readAvailability(catalog: InstanceCatalog, departureRows: 
   const windowStart = firstDate.toZonedDateTime(timeZone).toInstant()
   const windowEnd = firstDate.add({ days }).toZonedDateTime(timeZone).toInstant()
   const seats = await departureRows.seatsInWindow(catalog.instance.ref, tour.id,
-    toStoredInstant(windowStart), toStoredInstant(windowEnd), toStoredInstant(now))
+    toStoredInstant(windowStart), toStoredInstant(windowEnd), toStoredInstant(now), minimumToRun(tour) !== null)
   const departures = departuresOf(tour, timeZone, window, seats).filter((d) => d.startMs > nowMs)
 
   const cutoffMs = tour.cutoff_minutes * 60_000
@@ -187,7 +187,7 @@ export async function readAvailability(catalog: InstanceCatalog, departureRows: 
           capacity,
           remaining,
           status,
-          guaranteed: isGuaranteed(minimum, stored?.live ?? 0),
+          guaranteed: isGuaranteed(minimum, stored?.people ?? 0),
           ...bookable,
           price,
         }

@@ -1,8 +1,8 @@
 import { Temporal } from 'temporal-polyfill'
 import { departureAt } from '../domain/departure-at.ts'
-import { isGuaranteed, liveParticipants, minimumToRun } from '../domain/minimum-to-run.ts'
+import { isGuaranteed, minimumToRun } from '../domain/minimum-to-run.ts'
 import type { Departure } from '../domain/schedule.ts'
-import type { DepartureRow, DepartureSeats, SeatCounts } from '../store/departures.ts'
+import type { DepartureCounts, DepartureRow, DepartureSeats, SeatCounts } from '../store/departures.ts'
 import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 import type { Departure as DepartureData } from '../schemas/admin/departure.ts'
 import type { BookingRecord } from '../domain/booking.ts'
@@ -21,22 +21,25 @@ export interface DepartureRecord {
   orphaned: boolean
   /** The tour's minimum to run; null when it sets none. */
   minParticipants: number | null
-  /** The live party total (requested, confirmed, completed, no-show) has reached the minimum. */
+  /** Live people (src/store/departures.ts DepartureCounts), what the minimum to run counts. */
+  people: number
+  /** The live people have reached the minimum. */
   guaranteed: boolean
   version: number
 }
 
-const NO_SEATS: SeatCounts = { held: 0, requested: 0, confirmed: 0, completed: 0, no_show: 0 }
+const NO_SEATS: DepartureCounts = { held: 0, requested: 0, confirmed: 0, completed: 0, no_show: 0, people: 0 }
 export const seatTotal = (s: SeatCounts) => s.held + s.requested + s.confirmed + s.completed + s.no_show
 
-/** Seats per status counted from a departure's bookings (what the grouped read counts in SQL). */
-export function countSeats(bookings: readonly BookingRecord[], now: string): SeatCounts {
+/** Seats per status and live people counted from a departure's bookings (what the grouped read counts in SQL). */
+export function countSeats(bookings: readonly BookingRecord[], now: string): DepartureCounts {
   const seats = { ...NO_SEATS }
   for (const b of bookings) {
     if (b.status === 'held') {
       if (b.hold_expires_at! > now) seats.held += b.seats
     } else if (b.status in seats) {
       seats[b.status as keyof SeatCounts] += b.seats
+      seats.people += b.party
     }
   }
   return seats
@@ -47,7 +50,7 @@ export function countSeats(bookings: readonly BookingRecord[], now: string): Sea
  * start), the stored row (if anyone booked it or an operator touched it) and its seats.
  */
 export function departureRecord(catalog: InstanceCatalog, tourId: string, startKey: string, scheduled: Departure | undefined,
-  row: DepartureRow | undefined, seats: DepartureSeats | SeatCounts | undefined): DepartureRecord {
+  row: DepartureRow | undefined, seats: DepartureSeats | DepartureCounts | undefined): DepartureRecord {
   const tour = catalog.tourById.get(tourId)?.catalog
   const counts = seats ?? NO_SEATS
   let times = scheduled
@@ -72,7 +75,8 @@ export function departureRecord(catalog: InstanceCatalog, tourId: string, startK
     extra,
     orphaned: !scheduled && !extra && seatTotal(counts) > 0,
     minParticipants: minimum?.participants ?? null,
-    guaranteed: isGuaranteed(minimum, liveParticipants(counts)),
+    people: counts.people,
+    guaranteed: isGuaranteed(minimum, counts.people),
     // A departure without a row is at the version a new row starts at.
     version: row?.version ?? 1,
   }
@@ -99,6 +103,7 @@ export function departureData(record: DepartureRecord): DepartureData {
     note: record.note,
     extra: record.extra,
     orphaned: record.orphaned,
+    people: record.people,
     min_participants: record.minParticipants,
     guaranteed: record.guaranteed,
     version: record.version,

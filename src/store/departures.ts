@@ -1,6 +1,6 @@
 import { sql, type Selectable } from 'kysely'
 import type { DepartureKey } from './bookings.ts'
-import { LIVE, SEATED } from '../schemas/booking-status.ts'
+import { LIVE, ON_MANIFEST, SEATED } from '../schemas/booking-status.ts'
 import type { Database } from './database.ts'
 import { statusList, statusLiteral } from './status-sql.ts'
 import type { Tables } from './tables.ts'
@@ -19,7 +19,19 @@ export interface SeatCounts {
   no_show: number
 }
 
-export interface DepartureSeats extends SeatCounts {
+/**
+ * A departure's seats per status, and its live people: Σ party of its requested, confirmed,
+ * completed and no-show bookings, what the minimum to run counts (docs/units.md: capacity
+ * counts seats, the minimum counts people; an infant on a lap takes no seat but is a guest).
+ * Holds are left out: they lapse on their own within minutes, and a departure guests see as
+ * guaranteed must not fall back because someone stopped at checkout. Requests count: they
+ * stand until the operator declines them.
+ */
+export interface DepartureCounts extends SeatCounts {
+  people: number
+}
+
+export interface DepartureSeats extends DepartureCounts {
   tour_id: string
   start_at: string
   /** The latest end of its bookings: where the tour is no longer in the catalog, the only end known. */
@@ -37,8 +49,8 @@ export interface WindowDeparture {
   closed: number
   cancelled: number
   extra: number
-  /** Guests of its requested, confirmed, completed and no-show bookings: the seats taken less every hold's. */
-  live: number
+  /** Live people (DepartureCounts.people); counted only when seatsInWindow is asked for them, else 0. */
+  people: number
 }
 
 export interface WindowSeats {
@@ -47,9 +59,10 @@ export interface WindowSeats {
   nextLapseAt: string | null
 }
 
-/** Seats per seated status; a hold counts until it lapses (its one parameter: now). */
-const SEAT_SUMS = SEATED.map((status) =>
-  `sum(case when status = ${statusLiteral(status)}${status === 'held' ? ' and hold_expires_at > ?' : ''} then seats else 0 end) as ${status}`).join(',\n  ')
+/** Seats per seated status, a hold counting until it lapses (its one parameter: now); and the live people (DepartureCounts). */
+const SEAT_SUMS = [...SEATED.map((status) =>
+  `sum(case when status = ${statusLiteral(status)}${status === 'held' ? ' and hold_expires_at > ?' : ''} then seats else 0 end) as ${status}`),
+`sum(case when status in ${statusList(ON_MANIFEST)} then party else 0 end) as people`].join(',\n  ')
 /** Quarantined bookings take no seat and are on no manifest. */
 const COUNTED = `status in ${statusList(SEATED)} and quarantined = 0`
 
@@ -63,6 +76,7 @@ const seatsOf = (row: Record<string, unknown>): DepartureSeats => ({
   confirmed: Number(row.confirmed),
   completed: Number(row.completed),
   no_show: Number(row.no_show),
+  people: Number(row.people),
 })
 
 /**
@@ -110,7 +124,7 @@ export function departureRepository({ db, dialect }: Database) {
       return rows[0]
     },
 
-    /** Guests per status on every departure starting in [fromAt, beforeAt) (of one tour, or all), in one grouped read. */
+    /** Seats per status and live people on every departure starting in [fromAt, beforeAt) (of one tour, or all), in one grouped read. */
     *seats(instanceId: string, tourId: string | null, fromAt: string, beforeAt: string, now: string): Plan<DepartureSeats[]> {
       const tour = tourId === null ? '' : ' and tour_id = ?'
       const { rows } = yield* statement(`select tour_id, start_at, max(end_at) as end_at, ${SEAT_SUMS} from bookings
@@ -129,7 +143,7 @@ export function departureRepository({ db, dialect }: Database) {
       if (dialect === 'postgres') yield* statement(`select 1 from departures where ${keyWhere} for update`, keyParams(key), UNUSED)
     },
 
-    /** Guests per status on this one departure (undefined when none of its bookings counts). */
+    /** Seats per status and live people on this one departure (undefined when none of its bookings counts). */
     *seatsAt(key: DepartureKey, now: string): Plan<DepartureSeats | undefined> {
       const { rows: [row] } = yield* statement(`select tour_id, start_at, max(end_at) as end_at, ${SEAT_SUMS} from bookings
         where instance_id = ? and start_at = ? and tour_id = ? and ${COUNTED} group by tour_id, start_at`,
@@ -221,9 +235,16 @@ export function departureRepository({ db, dialect }: Database) {
      * Seats and flags per departure of one tour in [fromAt, toAt), with lapsed holds already
      * left out, read through the departure and booking indexes of that window only; and when
      * the next unlapsed hold in the window lapses, after which the seats differ without a write.
+     * With `countPeople` (a tour with a minimum to run), each departure's live people too.
      */
-    async seatsInWindow(instanceId: string, tourId: string, fromAt: string, toAt: string, now: string): Promise<WindowSeats> {
-      const [departures, holds] = await Promise.all([
+    async seatsInWindow(instanceId: string, tourId: string, fromAt: string, toAt: string, now: string, countPeople: boolean): Promise<WindowSeats> {
+      const inWindow = db.selectFrom('bookings')
+        .where('instance_id', '=', instanceId)
+        .where('tour_id', '=', tourId)
+        .where('start_at', '>=', fromAt)
+        .where('start_at', '<', toAt)
+        .where('quarantined', '=', 0)
+      const [departures, holds, people] = await Promise.all([
         db.selectFrom('departures')
           .select(['start_at', 'capacity', 'seats_taken', 'closed', 'cancelled', 'extra'])
           .where('instance_id', '=', instanceId)
@@ -231,31 +252,29 @@ export function departureRepository({ db, dialect }: Database) {
           .where('start_at', '>=', fromAt)
           .where('start_at', '<', toAt)
           .execute(),
-        db.selectFrom('bookings')
+        inWindow
           .select([
             'start_at',
             sql<number | string>`sum(case when hold_expires_at <= ${now} then seats else 0 end)`.as('lapsed_seats'),
             sql<string | null>`min(case when hold_expires_at > ${now} then hold_expires_at end)`.as('next_lapse_at'),
-            sql<number | string>`sum(seats)`.as('held_seats'),
           ])
-          .where('instance_id', '=', instanceId)
-          .where('tour_id', '=', tourId)
-          .where('start_at', '>=', fromAt)
-          .where('start_at', '<', toAt)
           .where('status', '=', 'held')
-          .where('quarantined', '=', 0)
           .groupBy('start_at')
           .execute(),
+        countPeople
+          ? inWindow.select(['start_at', sql<number | string>`sum(party)`.as('people')]).where('status', 'in', ON_MANIFEST).groupBy('start_at').execute()
+          : [],
       ])
-      const byStart = new Map(departures.map((d) => [d.start_at, { ...d, live: d.seats_taken }]))
+      const byStart = new Map(departures.map((d) => [d.start_at, { ...d, people: 0 }]))
       let nextLapseAt: string | null = null
-      for (const { start_at, lapsed_seats, next_lapse_at, held_seats } of holds) {
+      for (const { start_at, lapsed_seats, next_lapse_at } of holds) {
         const departure = byStart.get(start_at)
-        if (departure) {
-          departure.seats_taken -= Number(lapsed_seats)
-          departure.live -= Number(held_seats)
-        }
+        if (departure) departure.seats_taken -= Number(lapsed_seats)
         if (next_lapse_at !== null && (nextLapseAt === null || next_lapse_at < nextLapseAt)) nextLapseAt = next_lapse_at
+      }
+      for (const { start_at, people: count } of people) {
+        const departure = byStart.get(start_at)
+        if (departure) departure.people = Number(count)
       }
       return { byStart, nextLapseAt }
     },

@@ -173,14 +173,16 @@ export const operatorBookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
       description: 'start, tour_id, party and addons move or resize a requested or confirmed booking (any other status: 409 '
         + 'invalid_transition) in one transaction: the seats on the new departure are taken under the capacity rule (409 '
         + 'insufficient_capacity, also for a closed departure) before the old are freed. The new departure must be scheduled or added '
-        + 'by hand and not yet ended; cutoff and horizon do not apply; the party stays within the tour\'s range. addons replaces the '
+        + 'by hand and not yet ended; cutoff and horizon do not apply; the party stays within the tour\'s range. units gives the new mix '
+        + '(seats Σ quantity × seats under the capacity rule); without it the booking keeps its units, and party alone resizes only a booking '
+        + 'that is just its party of the first unit (else 422 units_required naming units). addons replaces the '
         + 'whole selection (left out: the current quantities, which must exist on the new tour). The price is recomputed from the '
         + 'current catalog; the promo code stays while the catalog has it for the tour, else it is dropped with its discount and its '
         + 'use given back; cancellable_until follows the new start under the booking\'s own policy. contact and internal_note can be '
         + 'changed on any checked-out booking; internal_note null or blank removes it. A change raises version; a body that changes '
         + 'nothing answers the booking unchanged. If-Match: "<version>" makes it conditional (412 when stale).',
       errors: ['not_found', 'invalid_transition', 'precondition_failed', 'tour_not_found', 'slot_not_found', 'departure_ended', 'party_out_of_range',
-        'invalid_addon', 'insufficient_capacity'],
+        'party_mismatch', 'invalid_unit', 'unit_not_allowed', 'units_required', 'invalid_addon', 'insufficient_capacity'],
     },
   }, async (request, reply) => answer(request, reply, await service.change(contextOf(request), request.params.code, request.body)))
 
@@ -192,11 +194,11 @@ export const operatorBookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'Take a booking for a guest (phone, walk-in): channel staff',
       description: 'status is confirmed unless requested is asked for. Any departure of the tour that is scheduled or added by hand and '
         + 'has not ended can be booked: the cutoff and the horizon do not apply, capacity and closed departures do (409 '
-        + 'insufficient_capacity). The party stays within the tour\'s range; a promo code must be valid and have uses left, and its use '
+        + 'insufficient_capacity, counting the seats of its units). units is the mix, as POST /booking takes it. The party stays within the tour\'s range; a promo code must be valid and have uses left, and its use '
         + 'is counted. The booking keeps the cancellation policy in force now. It belongs to no guest session: its session is '
         + '"staff:<booking id>", which no guest can name. With notify_guest (default false) the guest is emailed as for a booking of their own: request received, or confirmed with its calendar file.',
-      errors: ['tour_not_found', 'slot_not_found', 'departure_ended', 'party_out_of_range', 'invalid_addon', 'invalid_promo_code', 'insufficient_capacity',
-        'idempotency_in_flight', 'idempotency_key_reused'],
+      errors: ['tour_not_found', 'slot_not_found', 'departure_ended', 'party_out_of_range', 'party_mismatch', 'invalid_unit', 'unit_not_allowed',
+        'invalid_addon', 'invalid_promo_code', 'insufficient_capacity', 'idempotency_in_flight', 'idempotency_key_reused'],
     },
   }, async (request, reply) => once(request, reply, (record) => service.create(contextOf(request), request.body, record), 201))
 

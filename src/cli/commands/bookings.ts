@@ -7,6 +7,7 @@ import { instanceNamed, withContext } from '../context.ts'
 import type { CliIo } from '../io.ts'
 import { instanceOption, parseDate } from '../options.ts'
 import { csvAmount } from '../../domain/csv.ts'
+import { describeUnits } from '../../domain/units.ts'
 import { chosenFormat, formatOption, listing, localWallClock, type Column, type Format } from '../output.ts'
 
 /** Bookings read per query: the API's largest page. */
@@ -29,6 +30,9 @@ const columns = (format: Format): Column<OperatorBooking>[] => [
   { header: 'total', cell: (b) => csvAmount(b.price.total, b.price.currency) },
   { header: 'currency', cell: (b) => b.price.currency },
   { header: 'channel', cell: (b) => b.channel },
+  // Last, after the columns a spreadsheet may already read by position.
+  { header: 'seats', cell: (b) => b.seats },
+  { header: 'units', cell: (b) => describeUnits(b.units) },
 ]
 
 function parseStatuses(value: string): BookingStatus[] {

@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander'
 import { manifestCsv, manifestView } from '../../admin/departure-view.ts'
+import { describeUnits } from '../../domain/units.ts'
 import type { DepartureManifest, ManifestEntry } from '../../schemas/admin/departure.ts'
 import { instanceNamed, withContext } from '../context.ts'
 import type { CliIo } from '../io.ts'
@@ -13,6 +14,8 @@ function columns(currency: string): Column<ManifestEntry>[] {
     { header: 'name', cell: (e) => e.name },
     { header: 'phone', cell: (e) => e.phone },
     { header: 'party', cell: (e) => e.party },
+    { header: 'units', cell: (e) => describeUnits(e.units) },
+    { header: 'seats', cell: (e) => e.seats },
     { header: 'add-ons', cell: (e) => e.addons.map((a) => `${a.quantity} × ${a.name}`).join('; ') },
     { header: 'due', cell: (e) => money(e.due_on_arrival, currency) },
     { header: 'checked_in', cell: (e) => e.checked_in_at !== null },

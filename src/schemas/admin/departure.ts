@@ -1,7 +1,9 @@
 import { Type, type Static } from 'typebox'
+import { BookingFields } from '../booking.ts'
 import { ON_MANIFEST } from '../booking-status.ts'
 import { Instant, LocalDate, NonBlankString, Nullable, OneOf } from '../common.ts'
 import { named } from '../named.ts'
+import { UnitType } from '../unit-type.ts'
 import { PageQuery } from './page.ts'
 
 const TourId = Type.String({ minLength: 1, maxLength: 64, description: 'Tour id' })
@@ -33,9 +35,13 @@ export const Departure = named('Departure', Type.Object({
   note: Nullable(Type.String({ description: 'For staff and guides; guests never see it' })),
   extra: Type.Boolean({ description: 'Added by hand, not from the schedule' }),
   orphaned: Type.Boolean({ description: 'No longer in the schedule and not added by hand, but holding bookings' }),
+  people: Type.Integer({
+    description: 'People on it: Σ party of its requested, confirmed, completed and no-show bookings (not holds), what min_participants counts. '
+      + 'Seats count capacity instead: an infant on a lap takes no seat but is one of the people, a family ticket takes its seats and counts its people',
+  }),
   min_participants: Nullable(Type.Integer({ description: "The tour's minimum to run (its min_participants); null when it sets none" })),
   guaranteed: Type.Boolean({
-    description: 'The guests of its requested, confirmed, completed and no-show bookings (not holds) number at least min_participants; '
+    description: 'Its people (Σ party of its requested, confirmed, completed and no-show bookings, not holds) number at least min_participants; '
       + 'false when the tour sets no minimum. It follows the bookings: a cancellation can take it back below',
   }),
   version: Type.Integer({ minimum: 1, description: 'Grows with every operator change; send as If-Match' }),
@@ -70,7 +76,9 @@ export const ManifestEntry = named('ManifestEntry', Type.Object({
   name: Nullable(Type.String()),
   email: Nullable(Type.String()),
   phone: Nullable(Type.String()),
-  party: Type.Integer(),
+  party: Type.Integer({ description: 'People' }),
+  seats: BookingFields.properties.seats,
+  units: BookingFields.properties.units,
   addons: Type.Array(Addon),
   due_on_arrival: Type.Integer({ description: 'Minor units: the total of a requested, confirmed or completed booking; 0 for a no-show, whose fee is information only' }),
   checked_in_at: Nullable(Instant),
@@ -86,7 +94,15 @@ export const DepartureManifest = named('DepartureManifest', Type.Object({
   totals: Type.Object({
     currency: Type.String(),
     statuses: Type.Object({ requested: StatusTotal, confirmed: StatusTotal, completed: StatusTotal, no_show: StatusTotal }),
-    guests: Type.Integer({ description: 'Guests expected or present: requested, confirmed and completed' }),
+    guests: Type.Integer({ description: 'Guests (people, Σ party) expected or present: requested, confirmed and completed' }),
+    seats: Type.Integer({ description: 'Seats those bookings take of the capacity (an infant on a lap takes none)' }),
+    units: Type.Array(Type.Object({
+      id: Type.String(),
+      type: UnitType,
+      name: Type.String({ description: "The name the tour gives it now (else the one its bookings kept)" }),
+      quantity: Type.Integer(),
+      amount: Type.Integer({ description: 'Minor units, as the bookings were priced' }),
+    }), { description: "Per unit, over the requested, confirmed and completed bookings, in the tour's order: what a guide counts heads by (\"5 Adult, 2 Child\")" }),
     addons: Type.Array(Addon, { description: 'Per add-on, over the requested, confirmed and completed bookings' }),
     due_on_arrival: Type.Integer({ description: 'Minor units, over the requested, confirmed and completed bookings' }),
   }),
