@@ -60,15 +60,15 @@ test('bookings list prints every booking with the API filters, as JSON when pipe
   assert.deepEqual(await codes('--to', '2026-01-01'), [])
 
   const csv = (await cli(['bookings', 'list', '--instance', 'lisbon', '--status', 'requested', '--format', 'csv'])).stdout.split('\r\n')
-  assert.equal(csv[0], 'code,status,tour,start,party,name,email,phone,total,currency,channel')
+  assert.equal(csv[0], 'code,status,tour,start,party,name,email,phone,total,currency,channel,seats,units')
   // The amount in major units beside its currency: a spreadsheet sums the column.
   const total = (fado.booking.price.total / 100).toFixed(2)
-  assert.equal(csv[1], `${fado.booking.code},requested,fado-night,${fado.booking.start},2,Ana Silva,ana@example.pt,+351912345678,${total},EUR,web`)
+  assert.equal(csv[1], `${fado.booking.code},requested,fado-night,${fado.booking.start},2,Ana Silva,ana@example.pt,+351912345678,${total},EUR,web,2,2 Person`)
   assert.deepEqual(csv.slice(2), [''])
   const table = (await cli(['bookings', 'list', '--instance', 'lisbon', '--format', 'table', '--tour', 'fado-night'])).stdout.split('\n')
-  assert.match(table[0], /^code +status +tour +start +party +name +email +phone +total +currency +channel$/)
+  assert.match(table[0], /^code +status +tour +start +party +name +email +phone +total +currency +channel +seats +units$/)
   const local = `${fado.booking.start.slice(0, 10)} ${fado.booking.start.slice(11, 16)}`
-  assert.match(table[1], new RegExp(`^${fado.booking.code} +requested +fado-night +${local} +2 +Ana Silva .* ${total.replace('.', '\\.')} +EUR +web$`), "the start as Lisbon's clock reads it")
+  assert.match(table[1], new RegExp(`^${fado.booking.code} +requested +fado-night +${local} +2 +Ana Silva .* ${total.replace('.', '\\.')} +EUR +web +2 +2 Person$`), "the start as Lisbon's clock reads it")
 
   const bad = await runCli(['bookings', 'list', '--instance', 'lisbon', '--status', 'pending'], { env: { DATABASE_URL: 'sqlite:/nonexistent/x.db' } })
   assert.equal(bad.code, 2)
@@ -83,7 +83,7 @@ test('bookings list --format csv defuses what a spreadsheet would run as a formu
   for (const name of names) await book('alfama-walk', 1, { name, email: 'eve@example.com', phone: '+351 912 345 678' })
 
   const [header, ...rows] = (await cli(['bookings', 'list', '--instance', 'lisbon', '--format', 'csv'])).stdout.split('\r\n').filter((line) => line !== '')
-  assert.equal(header, 'code,status,tour,start,party,name,email,phone,total,currency,channel')
+  assert.equal(header, 'code,status,tour,start,party,name,email,phone,total,currency,channel,seats,units')
   assert.equal(rows.length, names.length)
   const cells = rows.map((row) => row.match(/("(?:[^"]|"")*"|[^,]*)(?:,|$)/g)!.map((cell) => cell.replace(/,$/, '')))
   const written = cells.map((row) => row[5].replace(/^"(.*)"$/, '$1').replaceAll('""', '"')).sort()
