@@ -21,9 +21,7 @@ export interface DepartureRecord {
   orphaned: boolean
   /** The tour's minimum to run; null when it sets none. */
   minParticipants: number | null
-  /** Live people (src/store/departures.ts DepartureCounts), what the minimum to run counts. */
-  people: number
-  /** The live people have reached the minimum. */
+  /** Its live people (src/store/departures.ts DepartureCounts) have reached the minimum. */
   guaranteed: boolean
   version: number
 }
@@ -75,7 +73,6 @@ export function departureRecord(catalog: InstanceCatalog, tourId: string, startK
     extra,
     orphaned: !scheduled && !extra && seatTotal(counts) > 0,
     minParticipants: minimum?.participants ?? null,
-    people: counts.people,
     guaranteed: isGuaranteed(minimum, counts.people),
     // A departure without a row is at the version a new row starts at.
     version: row?.version ?? 1,
@@ -103,7 +100,6 @@ export function departureData(record: DepartureRecord): DepartureData {
     note: record.note,
     extra: record.extra,
     orphaned: record.orphaned,
-    people: record.people,
     min_participants: record.minParticipants,
     guaranteed: record.guaranteed,
     version: record.version,

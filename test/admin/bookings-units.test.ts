@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { demoCatalog, type TestService } from '../helpers/build.ts'
-import { CONTACT, seatsTaken } from '../helpers/booking-fixtures.ts'
+import { CONTACT, db, seatsTaken } from '../helpers/booking-fixtures.ts'
 import { parseCsv } from '../helpers/csv.ts'
 import { ALFAMA_TUE, ALFAMA_TUE_PM, guestBooking, operatorService } from './bookings-fixtures.ts'
 import { departurePath, departureRow } from './departures-fixtures.ts'
@@ -9,6 +9,7 @@ import { departurePath, departureRow } from './departures-fixtures.ts'
 /**
  * The demo catalog with alfama-walk priced by units: adults at the tour's price, children and
  * infants (on a lap: no seat) who come with an adult, and a family ticket of 4 on 4 seats.
+ * A small capacity comes with a party of at most as many (a catalog rule).
  */
 function unitsCatalog(alfama: Record<string, unknown>) {
   const catalog = demoCatalog()
@@ -20,7 +21,7 @@ function unitsCatalog(alfama: Record<string, unknown>) {
       { id: 'infant', type: 'infant', name: 'Infant', price: 0, seats: 0, max_age: 3, accompanied_by: ['adult'] },
       { id: 'family', type: 'family', name: 'Family', price: 5000, seats: 4, pax: 4 },
     ],
-  }, alfama)
+  }, alfama, typeof alfama.capacity === 'number' ? { party: { min: 1, max: Math.min(10, alfama.capacity) } } : {})
   return catalog
 }
 
@@ -71,21 +72,21 @@ test('PATCH units re-prices and changes seats under the capacity rule (infants t
   assert.deepEqual(addonsOnly.body.units, made.body.units, 'a change without units keeps them')
   assert.equal(addonsOnly.body.seats, 3)
 
+  await guestBooking(service, { tour_id: 'alfama-walk', start: ALFAMA_TUE, party: 1 })
   const grown = await staff.patch(`/bookings/${code}`, { units: { adult: 3, child: 2, infant: 1 } })
   assert.equal(grown.status, 200, grown.text)
   assert.deepEqual([grown.body.party, grown.body.seats, grown.body.price.subtotal], [6, 5, 3 * 1900 + 2 * 1000])
-  assert.equal(await seatsTaken(service, 'alfama-walk', ALFAMA_TUE), 5)
+  assert.equal(await seatsTaken(service, 'alfama-walk', ALFAMA_TUE), 6, 'the departure is full')
 
-  const infants = await staff.patch(`/bookings/${code}`, { units: { adult: 3, child: 2, infant: 3 }, party: 8 })
+  const infants = await staff.patch(`/bookings/${code}`, { units: { adult: 3, child: 1, infant: 2 }, party: 6 })
   assert.equal(infants.status, 200, infants.text)
-  assert.deepEqual([infants.body.party, infants.body.seats], [8, 5], 'infants on a lap take no seat')
-
-  const full = await staff.patch(`/bookings/${code}`, { units: { adult: 3, child: 3, infant: 3 } })
+  assert.deepEqual([infants.body.party, infants.body.seats], [6, 4], 'infants on a lap take no seat')
+  const full = await staff.patch(`/bookings/${code}`, { units: { adult: 3, child: 2, infant: 1 } })
   assert.equal(full.status, 200, full.text)
-  assert.equal(await seatsTaken(service, 'alfama-walk', ALFAMA_TUE), 6, 'exactly the capacity')
+  assert.equal(await seatsTaken(service, 'alfama-walk', ALFAMA_TUE), 6, 'full again')
 
   const version = await bookingVersion(staff, code)
-  const tooMany = await staff.patch(`/bookings/${code}`, { units: { adult: 3, family: 1 } })
+  const tooMany = await staff.patch(`/bookings/${code}`, { units: { adult: 3, child: 3 } })
   assert.deepEqual([tooMany.status, tooMany.body.code], [409, 'insufficient_capacity'])
   const mismatch = await staff.patch(`/bookings/${code}`, { units: { adult: 1 }, party: 2 })
   assert.deepEqual([mismatch.status, mismatch.body.code, fieldsOf(mismatch.body)], [422, 'party_mismatch', ['party']])
@@ -98,7 +99,7 @@ test('PATCH units re-prices and changes seats under the capacity rule (infants t
 
   const changed = (await staff.get('/events?types=booking.changed&limit=100')).body.events
   const last = changed[changed.length - 1].data
-  assert.deepEqual([last.code, last.seats, last.units], [code, 6, [line('adult', 'adult', 'Adult', 3, 5700), line('child', 'child', 'Child', 3, 3000), line('infant', 'infant', 'Infant', 3, 0)]],
+  assert.deepEqual([last.code, last.seats, last.units], [code, 5, [line('adult', 'adult', 'Adult', 3, 5700), line('child', 'child', 'Child', 2, 2000), line('infant', 'infant', 'Infant', 1, 0)]],
     'events (and so webhooks, which send the same record) carry the units and seats')
 
   const plain = await guestBooking(service, { tour_id: 'alfama-walk', start: ALFAMA_TUE_PM, party: 1 })
@@ -130,7 +131,7 @@ test('the manifest lists each booking\'s units and seats and totals each unit, s
   assert.deepEqual(totals.units, [
     line('adult', 'adult', 'Adult', 4, 7600), line('child', 'child', 'Child', 1, 1000), line('infant', 'infant', 'Infant', 1, 0), line('family', 'family', 'Family', 1, 5000),
   ], "per unit, in the tour's order")
-  assert.deepEqual([totals.guests, totals.seats, departure.people, departure.seats.confirmed, departure.seats.free], [10, 9, 10, 9, 1])
+  assert.deepEqual([totals.guests, totals.seats, departure.seats.confirmed, departure.seats.free], [10, 9, 9, 1])
 
   const manifestCsv = parseCsv((await staff.get(departurePath('alfama-walk', ALFAMA_TUE), { accept: 'text/csv' })).text)
   assert.deepEqual(manifestCsv[0].slice(-2), ['seats', 'units'])
@@ -148,7 +149,7 @@ test('the minimum to run counts people, not seats: infants on a lap and a family
   const { service, staff } = await operatorService(t, { catalog: unitsCatalog({ capacity: 6, min_participants: 4 }) })
   await guestBooking(service, { tour_id: 'alfama-walk', start: ALFAMA_TUE, party: 4, units: { adult: 2, infant: 2 } })
   const morning = (await staff.get(departurePath('alfama-walk', ALFAMA_TUE))).body.departure
-  assert.deepEqual([morning.seats.confirmed, morning.people, morning.guaranteed], [2, 4, true], '2 seats, 4 people: guaranteed')
+  assert.deepEqual([morning.seats.confirmed, morning.guaranteed], [2, true], '2 seats, 4 people: guaranteed')
   const slots = (await service.client().get('/availability?tour=alfama-walk&date=2026-06-02&days=1')).body.slots
   const slot = slots.find((s: { start: string }) => Date.parse(s.start) === Date.parse(ALFAMA_TUE))
   assert.deepEqual([slot.remaining, slot.guaranteed], [4, true], 'guests see the seats left and the guarantee')
@@ -162,13 +163,26 @@ test('the minimum to run counts people, not seats: infants on a lap and a family
   const withInfant = await staff.patch(`/bookings/${(await staff.get('/bookings?tour=alfama-walk')).body.bookings.find((b: any) => b.party === 3).code}`, { units: { adult: 3, infant: 1 } })
   assert.equal(withInfant.status, 200, withInfant.text)
   const afternoon = (await staff.get(departurePath('alfama-walk', ALFAMA_TUE_PM))).body.departure
-  assert.deepEqual([afternoon.seats.confirmed, afternoon.people, afternoon.guaranteed], [3, 4, true], 'an infant added by PATCH reaches it')
+  assert.deepEqual([afternoon.seats.confirmed, afternoon.guaranteed], [3, true], 'an infant added by PATCH reaches it')
 
   const guaranteed = (await staff.get('/events?types=departure.guaranteed&limit=100')).body.events
-  assert.deepEqual(guaranteed.map((e: any) => [Date.parse(e.data.start), e.data.people]), [[Date.parse(ALFAMA_TUE), 4], [Date.parse(ALFAMA_TUE_PM), 4]])
+  assert.deepEqual(guaranteed.map((e: any) => Date.parse(e.data.start)), [Date.parse(ALFAMA_TUE), Date.parse(ALFAMA_TUE_PM)])
 
   service.clock.set('2026-06-01T08:30:00Z')
   await service.context.scheduler.runNow('departure-deadlines')
   const row = await departureRow(service, 'alfama-walk', ALFAMA_TUE)
   assert.deepEqual([row?.deadline_checked_at !== null, row?.at_risk_at], [true, null], 'at its deadline 4 people on 2 seats are not at risk')
+})
+
+test('an event kept from before units (a booking row without seats and units) reads as the migration made its booking, not as a 500', async (t) => {
+  const { service, staff } = await operatorService(t)
+  const { booking } = await guestBooking(service, { tour_id: 'alfama-walk', start: ALFAMA_TUE, party: 2 })
+  const [event] = await db(service).selectFrom('events').select(['id', 'data']).where('subject_id', '=', booking.id).execute()
+  const { seats: _seats, units: _units, ...before } = JSON.parse(event.data)
+  await db(service).updateTable('events').set({ data: JSON.stringify(before) }).where('id', '=', event.id).execute()
+
+  const feed = await staff.get('/events')
+  assert.equal(feed.status, 200, feed.text)
+  const data = feed.body.events.find((e: { id: string }) => e.id === event.id).data
+  assert.deepEqual([data.party, data.seats, data.units], [2, 2, [line('person', 'adult', 'Person', 2, 3800)]])
 })

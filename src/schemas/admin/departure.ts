@@ -35,13 +35,9 @@ export const Departure = named('Departure', Type.Object({
   note: Nullable(Type.String({ description: 'For staff and guides; guests never see it' })),
   extra: Type.Boolean({ description: 'Added by hand, not from the schedule' }),
   orphaned: Type.Boolean({ description: 'No longer in the schedule and not added by hand, but holding bookings' }),
-  people: Type.Integer({
-    description: 'People on it: Σ party of its requested, confirmed, completed and no-show bookings (not holds), what min_participants counts. '
-      + 'Seats count capacity instead: an infant on a lap takes no seat but is one of the people, a family ticket takes its seats and counts its people',
-  }),
   min_participants: Nullable(Type.Integer({ description: "The tour's minimum to run (its min_participants); null when it sets none" })),
   guaranteed: Type.Boolean({
-    description: 'Its people (Σ party of its requested, confirmed, completed and no-show bookings, not holds) number at least min_participants; '
+    description: 'Its people (Σ party of its requested, confirmed, completed and no-show bookings, not holds; not seats: an infant on a lap counts) number at least min_participants; '
       + 'false when the tour sets no minimum. It follows the bookings: a cancellation can take it back below',
   }),
   version: Type.Integer({ minimum: 1, description: 'Grows with every operator change; send as If-Match' }),
