@@ -128,7 +128,7 @@ test("the operator's first five minutes: a CLI manager signs in, confirms the Fa
   assert.equal(csv.stdout, await apiCsv.text(), 'the same CSV as the API')
   const table = (await cli(['manifest', '--instance', 'lisbon', '--tour', 'fado-night', '--start', fado.start, '--format', 'table'])).stdout.split('\n')
   assert.match(table[0], /^Fado .+: 2 guests expected of \d+, .+ due on arrival$/)
-  assert.match(table[1], /^code +status +name +phone +party +add-ons +due +checked_in +note$/)
+  assert.match(table[1], /^code +status +name +phone +party +add-ons +due +checked_in +note +seats +units$/)
   assert.match(table[2], new RegExp(`^${fado.booking.code} +confirmed +Ana Silva +\\+351912345678 +2 `))
 
   const missing = await runCli(['manifest', '--instance', 'lisbon', '--tour', 'fado-night', '--start', '2026-01-01T03:17:00Z'], { env })

@@ -14,12 +14,13 @@ function columns(currency: string): Column<ManifestEntry>[] {
     { header: 'name', cell: (e) => e.name },
     { header: 'phone', cell: (e) => e.phone },
     { header: 'party', cell: (e) => e.party },
-    { header: 'units', cell: (e) => describeUnits(e.units) },
-    { header: 'seats', cell: (e) => e.seats },
     { header: 'add-ons', cell: (e) => e.addons.map((a) => `${a.quantity} × ${a.name}`).join('; ') },
     { header: 'due', cell: (e) => money(e.due_on_arrival, currency) },
     { header: 'checked_in', cell: (e) => e.checked_in_at !== null },
     { header: 'note', cell: (e) => e.note },
+    // Last, as in the CSV: after the columns read by position before units existed.
+    { header: 'seats', cell: (e) => e.seats },
+    { header: 'units', cell: (e) => describeUnits(e.units) },
   ]
 }
 
