@@ -123,9 +123,12 @@ export function patchPromoCode(code: string, body: Fields): CatalogEdit {
   }
 }
 
-/** PUT /policy: new terms under the policy's id; the editor gives them the next version. */
+/** PUT /policy: new terms under the policy's id (translations left out are gone, as any term is); the editor gives them the next version. */
 export function replacePolicyTerms(terms: Omit<CatalogPolicy, 'id' | 'version'>): CatalogEdit {
-  return (current) => ({ ...current!, cancellation_policy: { ...current!.cancellation_policy, ...terms } })
+  return (current) => {
+    const { id, version } = current!.cancellation_policy
+    return { ...current!, cancellation_policy: { id, version, ...terms } }
+  }
 }
 
 /** PATCH /settings: merge patch of the instance's own fields; null unsets an optional one. */

@@ -177,7 +177,7 @@ export function catalogEditor(store: Store) {
     for (const tour of after.tours) if (tour.archived === false) delete tour.archived
     if (before) yield* keepToursWithBookings(ref, before, after)
     const positions = yield* tourPositions(ref, scope, part, after)
-    const issues: FieldError[] = catalogIssues(after, scope === 'whole' ? undefined : yield* otherTours(ref, scope, after))
+    const issues: FieldError[] = catalogIssues(after, scope === 'whole' ? undefined : yield* otherTours(ref, scope, before, after))
     if (after.prefix !== before?.prefix && (yield* catalog.prefixTaken(after.prefix, ref))) issues.push({ field: 'prefix', message: `"${after.prefix}" is another instance's prefix` })
     if (issues.length > 0) throw new ApiError('catalog_invalid', 'The catalog breaks a catalog rule', { errors: relativeTo(issues, after, options.fieldsRelativeTo) })
     if (before && (before.timezone !== after.timezone || before.currency !== after.currency) && (yield* catalog.hasBookings(ref, null))) {
@@ -245,13 +245,14 @@ export function catalogEditor(store: Store) {
     return { before, after: new Map([...before, ...added.map((tour, i): [string, number] => [tour.id, next + i])]) }
   }
 
-  /** What the rules spanning tours need to know of the tours outside a part edit: those its promo codes name, and whether one is offered. */
-  function* otherTours(ref: string, scope: Exclude<CatalogScope, 'whole'>, after: CatalogInstance): Plan<OtherTours> {
+  /** What the rules spanning tours need of the tours outside a part edit: those its promo codes name, whether one is offered, their translations' languages. */
+  function* otherTours(ref: string, scope: Exclude<CatalogScope, 'whole'>, before: CatalogInstance | null, after: CatalogInstance): Plan<OtherTours> {
     const inPart = new Set([...scope.tours, ...after.tours.map((tour) => tour.id)])
     const named = new Set(after.promo_codes.flatMap((promo) => promo.tour_ids ?? []).filter((id) => !inPart.has(id)))
     return {
       ids: yield* catalog.existingTourIds(ref, [...named]),
       anyOffered: after.tours.some((tour) => !tour.archived) || (yield* catalog.offersTourBesides(ref, [...inPart])),
+      ...(jsonEqual(before?.languages ?? null, after.languages ?? null) ? {} : { translatedLanguages: yield* catalog.translationLanguages(ref, [...inPart]) }),
     }
   }
 

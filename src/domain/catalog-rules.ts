@@ -1,6 +1,8 @@
 import { Temporal } from 'temporal-polyfill'
 import type { CatalogInstance, CatalogTour, CatalogUnit } from '../schemas/catalog.ts'
 import { DECOY_FIELD_NAMES } from '../schemas/decoy-fields.ts'
+import { languagesOf } from './translation.ts'
+import { unitsOf } from './units.ts'
 
 /** A catalog rule an instance breaks, named by its path in the catalog file (`tours[2].party.max`). */
 export interface CatalogIssue {
@@ -25,6 +27,8 @@ export function isIanaTimeZone(name: string): boolean {
 export interface OtherTours {
   ids: ReadonlySet<string>
   anyOffered: boolean
+  /** The languages the other tours have translations in (read only when the edit changes the instance's languages). */
+  translatedLanguages?: ReadonlySet<string>
 }
 
 const NO_OTHER_TOURS: OtherTours = { ids: new Set(), anyOffered: false }
@@ -41,6 +45,7 @@ export function catalogIssues(instance: CatalogInstance, others: OtherTours = NO
   for (const decoy of instance.decoys ?? []) {
     if (!(DECOY_FIELD_NAMES as readonly string[]).includes(decoy)) issue('decoys', `"${decoy}" is not one of ${DECOY_FIELD_NAMES.join(', ')}`)
   }
+  issues.push(...languageIssues(instance, others))
   const tourIds = new Set<string>()
   instance.tours.forEach((tour, t) => {
     const at = `tours[${t}]`
@@ -61,6 +66,7 @@ export function catalogIssues(instance: CatalogInstance, others: OtherTours = NO
       if (addonIds.has(addon.id)) issue(`${at}.addons[${a}].id`, `"${addon.id}" is used twice`)
       addonIds.add(addon.id)
     })
+    if (tour.translations !== undefined) issues.push(...tourTranslationIssues(instance, tour, at))
   })
   if (!others.anyOffered && !instance.tours.some((tour) => !tour.archived)) issue('tours', 'at least one tour must not be archived')
   const codes = new Set<string>()
@@ -99,6 +105,56 @@ function unitIssues(tour: CatalogTour, units: readonly CatalogUnit[], at: string
   if ((first.pax ?? 1) !== 1) issues.push({ field: `${at}.units[0].pax`, message: 'must be 1: the first unit is the default one, one person on one seat' })
   if ((first.accompanied_by ?? []).length > 0) issues.push({ field: `${at}.units[0].accompanied_by`, message: 'must be empty: the first unit is booked on its own' })
   if (first.price !== tour.price) issues.push({ field: `${at}.price`, message: `must be the first unit's price, ${first.price}: it is the price guests see first` })
+  return issues
+}
+
+/**
+ * The instance's languages are distinct in any case; translations are only in its languages
+ * other than the default, whose texts are the fields themselves (docs/languages.md).
+ */
+function languageIssues(instance: CatalogInstance, others: OtherTours): CatalogIssue[] {
+  const issues: CatalogIssue[] = []
+  const seen = new Set<string>()
+  for (const language of instance.languages ?? []) {
+    if (seen.has(language.toLowerCase())) issues.push({ field: 'languages', message: `lists "${language}" twice (tags are compared without case)` })
+    seen.add(language.toLowerCase())
+  }
+  for (const language of Object.keys(instance.cancellation_policy.translations ?? {})) {
+    const wrong = translationLanguageIssue(instance, language)
+    if (wrong) issues.push({ field: `cancellation_policy.translations.${language}`, message: wrong })
+  }
+  for (const language of others.translatedLanguages ?? []) {
+    if (translationLanguageIssue(instance, language)) {
+      issues.push({ field: 'languages', message: `must list "${language}" after the default: tours have translations in it (remove those first)` })
+    }
+  }
+  return issues
+}
+
+/** Why translations cannot be in `language` here, or null when they can. */
+function translationLanguageIssue(instance: CatalogInstance, language: string): string | null {
+  const [defaultLanguage, ...others] = languagesOf(instance)
+  if (language === defaultLanguage) return `is the default language ("${defaultLanguage}"), whose texts are the fields themselves`
+  if (!others.includes(language)) return `is not one of the instance's languages (${languagesOf(instance).join(', ')}): add it to languages first`
+  return null
+}
+
+/** A tour's translations: in the instance's other languages, of units and add-ons the tour has. */
+function tourTranslationIssues(instance: CatalogInstance, tour: CatalogTour, at: string): CatalogIssue[] {
+  const issues: CatalogIssue[] = []
+  const unitIds = new Set(unitsOf(tour).map((unit) => unit.id))
+  const addonIds = new Set(tour.addons.map((addon) => addon.id))
+  for (const [language, translation] of Object.entries(tour.translations ?? {})) {
+    const here = `${at}.translations.${language}`
+    const wrong = translationLanguageIssue(instance, language)
+    if (wrong) issues.push({ field: here, message: wrong })
+    for (const id of Object.keys(translation.units ?? {})) {
+      if (!unitIds.has(id)) issues.push({ field: `${here}.units.${id}`, message: `names unknown unit "${id}" (the tour's units: ${[...unitIds].join(', ')})` })
+    }
+    for (const id of Object.keys(translation.addons ?? {})) {
+      if (!addonIds.has(id)) issues.push({ field: `${here}.addons.${id}`, message: `names unknown add-on "${id}"` })
+    }
+  }
   return issues
 }
 

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox'
 import { PartySize } from './common.ts'
+import { LanguageTag, MAX_INSTANCE_LANGUAGES } from './language.ts'
 import { named } from './named.ts'
 import { MAX_UNIT_QUANTITY, MAX_UNITS, UNIT_ID_PATTERN, UnitType } from './unit-type.ts'
 
@@ -50,6 +51,27 @@ export const CatalogUnit = named('CatalogUnit', Type.Object({
     maxItems: MAX_UNITS, uniqueItems: true, description: 'Units of the tour of which at least one must be booked with this one (a child needs an adult)' })),
 }, { additionalProperties: false }))
 
+/** One text's name and description in another language; either may be left out (docs/languages.md). */
+const NameTranslation = Type.Object({
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  description: Type.Optional(Type.String({ maxLength: 2000 })),
+}, { additionalProperties: false })
+
+/** A map keyed by the instance's languages other than its default (src/domain/catalog-rules.ts holds the keys to them). */
+const ByLanguage = <T extends ReturnType<typeof Type.Object>>(translation: T, description: string) => Type.Optional(Type.Record(LanguageTag(), translation,
+  { additionalProperties: false, maxProperties: MAX_INSTANCE_LANGUAGES, description }))
+
+export const TourTranslation = named('TourTranslation', Type.Object({
+  title: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  summary: Type.Optional(Type.String({ maxLength: 500 })),
+  description: Type.Optional(Type.String({ maxLength: 10000 })),
+  meeting_point: Type.Optional(Type.Object({ name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) }, { additionalProperties: false })),
+  units: Type.Optional(Type.Record(Type.String({ pattern: UNIT_ID_PATTERN, maxLength: 40 }), NameTranslation,
+    { additionalProperties: false, maxProperties: MAX_UNITS, description: "By the unit's id" })),
+  addons: Type.Optional(Type.Record(Type.String({ pattern: '^[a-z0-9][a-z0-9-]{0,63}$', maxLength: 64 }), NameTranslation,
+    { additionalProperties: false, maxProperties: 50, description: "By the add-on's id" })),
+}, { additionalProperties: false, description: "A tour's texts in one language; a field left out is read in the default language" }))
+
 export const CatalogTour = named('CatalogTour', Type.Object({
   id: Slug,
   title: Type.String({ minLength: 1, maxLength: 200 }),
@@ -62,7 +84,7 @@ export const CatalogTour = named('CatalogTour', Type.Object({
     lat: Type.Number({ minimum: -90, maximum: 90 }),
     lng: Type.Number({ minimum: -180, maximum: 180 }),
   }, { additionalProperties: false }),
-  languages: Type.Array(Type.String({ pattern: '^[a-z]{2,3}(-[A-Za-z0-9]+)*$', maxLength: 35 }), { minItems: 1, maxItems: 50 }),
+  languages: Type.Array(LanguageTag(), { minItems: 1, maxItems: 50 }),
   tags: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 50 }),
   price: Money('per person, minor units; with units, the first unit\'s price'),
   units: Type.Optional(Type.Array(CatalogUnit, { minItems: 1, maxItems: MAX_UNITS,
@@ -79,6 +101,7 @@ export const CatalogTour = named('CatalogTour', Type.Object({
   min_participants_deadline_hours: Type.Optional(Type.Integer({ minimum: 1, maximum: 720,
     description: 'Hours before the start at which the minimum is decided (default 24); only with min_participants' })),
   archived: Type.Optional(Type.Boolean({ description: 'Hidden from guests; its bookings stand. A tour with bookings is archived, never deleted.' })),
+  translations: ByLanguage(TourTranslation, "The tour's texts in the instance's other languages, by language, e.g. {\"pt\": {\"title\": \"…\"}}"),
 }, { additionalProperties: false }))
 
 export const CatalogPromoCode = named('CatalogPromoCode', Type.Object({
@@ -100,6 +123,8 @@ export const CatalogPolicy = named('CatalogPolicy', Type.Object({
     fee_percent: Type.Integer({ minimum: 0, maximum: 100 }),
   }, { additionalProperties: false }), { minItems: 1, maxItems: 20 }),
   no_show_fee_percent: Type.Integer({ minimum: 0, maximum: 100 }),
+  translations: ByLanguage(Type.Object({ summary: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })) }, { additionalProperties: false }),
+    'The summary in the instance\'s other languages, by language, e.g. {"pt": {"summary": "…"}}'),
 }, { additionalProperties: false }))
 
 const BucketPolicy = Type.Object({
@@ -119,6 +144,8 @@ export const CatalogInstance = named('CatalogInstance', Type.Object({
   name: Type.String({ minLength: 1, maxLength: 200 }),
   timezone: Type.String({ minLength: 1, maxLength: 64 }),
   currency: Type.String({ pattern: '^[A-Z]{3}$', maxLength: 3 }),
+  languages: Type.Optional(Type.Array(LanguageTag(), { minItems: 1, maxItems: MAX_INSTANCE_LANGUAGES, uniqueItems: true,
+    description: 'The languages guests read the catalog in, the first its default, in which every text is written (default ["en"]); the others may have translations' })),
   horizon_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 1095 })),
   hold_minutes: Type.Optional(Type.Integer({ minimum: 1, maximum: 1440 })),
   decoys: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 20 })),
@@ -151,4 +178,5 @@ export type CatalogUnit = Static<typeof CatalogUnit>
 export type CatalogInstance = Static<typeof CatalogInstance>
 export type CatalogPromoCode = Static<typeof CatalogPromoCode>
 export type CatalogPolicy = Static<typeof CatalogPolicy>
+export type TourTranslation = Static<typeof TourTranslation>
 export type ScheduleRule = Static<typeof ScheduleRule>

@@ -1,4 +1,5 @@
 import type { CatalogInstance, CatalogPolicy, CatalogPromoCode, CatalogTour } from '../schemas/catalog.ts'
+import { groupByTour, insertRows, tourOf } from './catalog-tour-rows.ts'
 import type { Database } from './database.ts'
 import { statement, type Plan } from './write-plan.ts'
 
@@ -136,7 +137,7 @@ export function catalogRepository({ dialect }: Database) {
     *readPart(instanceId: string, selection: TourSelection): Plan<CatalogPart | null> {
       // The instance's row with its current policy's terms, in one statement (one round trip on PostgreSQL).
       const { rows: [head] } = yield* statement<any>(
-        `select i.*, p.summary as policy_summary, p.tiers as policy_tiers, p.no_show_fee_percent as policy_no_show_fee_percent
+        `select i.*, p.summary as policy_summary, p.tiers as policy_tiers, p.no_show_fee_percent as policy_no_show_fee_percent, p.translations as policy_translations
          from catalog_instances i join catalog_policies p on p.instance_id = i.instance_id and p.id = i.policy_id and p.version = i.policy_version
          where i.instance_id = ?`, [instanceId])
       if (!head) return null
@@ -156,6 +157,7 @@ export function catalogRepository({ dialect }: Database) {
           summary: head.policy_summary,
           tiers: parse(head.policy_tiers),
           no_show_fee_percent: Number(head.policy_no_show_fee_percent),
+          ...(head.policy_translations === null ? {} : { translations: parse(head.policy_translations) }),
         },
         promo_codes: promos.map((p): CatalogPromoCode => ({
           code: p.code,
@@ -188,6 +190,13 @@ export function catalogRepository({ dialect }: Database) {
       const { rows } = yield* statement(
         `select 1 from catalog_tours where instance_id = ? and archived = 0 and not ${inList('id')} limit 1`, [instanceId, listParam(ids)])
       return rows.length > 0
+    },
+
+    /** The languages the translations of the instance's tours besides those of `ids` are in. */
+    *translationLanguages(instanceId: string, ids: readonly string[]): Plan<Set<string>> {
+      const { rows } = yield* statement<{ translations: string }>(
+        `select translations from catalog_tours where instance_id = ? and translations is not null and not ${inList('id')}`, [instanceId, listParam(ids)])
+      return new Set(rows.flatMap((row) => Object.keys(parse<object>(row.translations))))
     },
 
     /** Those of `ids` that name a tour of the instance. */
@@ -235,8 +244,9 @@ export function catalogRepository({ dialect }: Database) {
 
     *addPolicyVersion(instanceId: string, policy: CatalogPolicy, now: string): Plan<void> {
       yield* statement(
-        'insert into catalog_policies (instance_id, id, version, summary, tiers, no_show_fee_percent, created_at) values (?, ?, ?, ?, ?, ?, ?)',
-        [instanceId, policy.id, policy.version, policy.summary, JSON.stringify(policy.tiers), policy.no_show_fee_percent, now])
+        'insert into catalog_policies (instance_id, id, version, summary, tiers, no_show_fee_percent, translations, created_at) values (?, ?, ?, ?, ?, ?, ?, ?)',
+        [instanceId, policy.id, policy.version, policy.summary, JSON.stringify(policy.tiers), policy.no_show_fee_percent,
+          policy.translations === undefined ? null : JSON.stringify(policy.translations), now])
     },
 
     /**
@@ -252,6 +262,7 @@ export function catalogRepository({ dialect }: Database) {
         cutoff_minutes: tour.cutoff_minutes, confirmation: tour.confirmation, blackouts: JSON.stringify(tour.blackouts), archived: tour.archived ? 1 : 0,
         min_participants: tour.min_participants ?? null, min_participants_deadline_hours: tour.min_participants_deadline_hours ?? null,
         units: tour.units === undefined ? null : JSON.stringify(tour.units),
+        translations: tour.translations === undefined ? null : JSON.stringify(tour.translations),
       }
       const columns = Object.keys(row)
       yield* statement(
@@ -297,51 +308,6 @@ export function catalogRepository({ dialect }: Database) {
       return rows.length > 0
     },
   }
-}
-
-/** One tour in the catalog file's format, from its row and its schedule rules' and add-ons' rows. */
-function tourOf(t: any, rules: readonly any[], addons: readonly any[]): CatalogTour {
-  return {
-    id: t.id,
-    title: t.title,
-    summary: t.summary,
-    description: t.description,
-    duration_minutes: Number(t.duration_minutes),
-    meeting_point: parse(t.meeting_point),
-    languages: parse(t.languages),
-    tags: parse(t.tags),
-    price: Number(t.price),
-    ...(t.units === null || t.units === undefined ? {} : { units: parse(t.units) }),
-    party: { min: Number(t.party_min), max: Number(t.party_max) },
-    capacity: Number(t.capacity),
-    cutoff_minutes: Number(t.cutoff_minutes),
-    confirmation: t.confirmation,
-    addons: addons.map((a) => ({
-      id: a.id, name: a.name, description: a.description, price: Number(a.price), per: a.per, max_quantity: Number(a.max_quantity),
-    })),
-    schedule: rules.map((r) => ({ from: r.valid_from, until: r.valid_until, weekdays: parse(r.weekdays), times: parse(r.times) })),
-    blackouts: parse(t.blackouts),
-    ...(t.min_participants === null ? {} : { min_participants: Number(t.min_participants) }),
-    ...(t.min_participants_deadline_hours === null ? {} : { min_participants_deadline_hours: Number(t.min_participants_deadline_hours) }),
-    ...(Number(t.archived) === 1 ? { archived: true } : {}),
-  }
-}
-
-/** One statement for all of `rows` (none for no rows). */
-function* insertRows(table: string, columns: readonly string[], rows: readonly unknown[][]): Plan<void> {
-  if (rows.length === 0) return
-  const values = rows.map(() => `(${columns.map(() => '?').join(', ')})`).join(', ')
-  yield* statement(`insert into ${table} (${columns.join(', ')}) values ${values}`, rows.flat())
-}
-
-function groupByTour<R extends { tour_id: string }>(rows: R[]): Map<string, R[]> {
-  const groups = new Map<string, R[]>()
-  for (const row of rows) {
-    const group = groups.get(row.tour_id)
-    if (group) group.push(row)
-    else groups.set(row.tour_id, [row])
-  }
-  return groups
 }
 
 export type CatalogRepository = ReturnType<typeof catalogRepository>

@@ -3,6 +3,7 @@ import { guestSideMigrations } from './migrations/guest-side.ts'
 import { operatorSideMigrations } from './migrations/operator-side.ts'
 import { outboxMigrations } from './migrations/outbox.ts'
 import { priceCategoryMigrations } from './migrations/price-categories.ts'
+import { translationMigrations } from './migrations/translations.ts'
 
 /**
  * Written with Kysely's schema builder, so the same steps run on SQLite and PostgreSQL; the
@@ -15,6 +16,7 @@ const migrationsFor = (dialect: 'sqlite' | 'postgres') => ({
   ...operatorSideMigrations(dialect),
   ...outboxMigrations(),
   ...priceCategoryMigrations(),
+  ...translationMigrations(),
 })
 
 /**

@@ -74,15 +74,16 @@ export const TourReplacement = named('TourReplacement', Type.Object({ ...tourFie
   examples: [{ ...TOUR_EXAMPLE, price: 2800 }],
 }))
 
-const minimumFields = Type.Required(Type.Pick(CatalogTour, ['min_participants', 'min_participants_deadline_hours'])).properties
+const nullableFields = Type.Required(Type.Pick(CatalogTour, ['min_participants', 'min_participants_deadline_hours', 'translations'])).properties
 
-/** PATCH /tours/{id}: top-level fields replace the tour's (a nested object, such as party, is given whole); null removes the minimum to run. */
+/** PATCH /tours/{id}: top-level fields replace the tour's (a nested object, such as party or translations, is given whole); null removes the minimum to run or the translations. */
 export const TourPatch = named('TourPatch', Type.Object({
   ...Type.Partial(Type.Object(tourFieldsButId)).properties,
   id: tourId,
-  min_participants: Type.Optional(Type.Union([minimumFields.min_participants, Type.Null()], { description: 'The minimum to run; null removes it' })),
-  min_participants_deadline_hours: Type.Optional(Type.Union([minimumFields.min_participants_deadline_hours, Type.Null()],
+  min_participants: Type.Optional(Type.Union([nullableFields.min_participants, Type.Null()], { description: 'The minimum to run; null removes it' })),
+  min_participants_deadline_hours: Type.Optional(Type.Union([nullableFields.min_participants_deadline_hours, Type.Null()],
     { description: 'Hours before the start at which the minimum is decided; null: the default, 24' })),
+  translations: Type.Optional(Type.Union([nullableFields.translations, Type.Null()], { description: "The tour's texts in other languages, given whole; null removes every translation" })),
 }, {
   additionalProperties: false,
   minProperties: 1,
@@ -129,7 +130,7 @@ export const PolicyTerms = named('PolicyTerms', Type.Object({ ...policyTerms }, 
 }))
 
 /** The instance's own fields that a manager edits (prefix and ref, its addresses, stay). */
-const SETTING_NAMES = ['name', 'timezone', 'currency', 'horizon_days', 'hold_minutes', 'decoys', 'allowed_origins', 'cors_origins', 'rate_limits',
+const SETTING_NAMES = ['name', 'timezone', 'currency', 'languages', 'horizon_days', 'hold_minutes', 'decoys', 'allowed_origins', 'cors_origins', 'rate_limits',
   'phone_region', 'payment_methods', 'request_decision_hours', 'email_from', 'operator_emails', 'reminder_hours', 'emails_per_recipient_per_hour',
   'newsletter_double_opt_in'] as const
 export type SettingName = typeof SETTING_NAMES[number]

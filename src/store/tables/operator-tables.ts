@@ -104,6 +104,8 @@ export interface OperatorTables {
     min_participants_deadline_hours: number | null
     /** JSON of the tour's units as the catalog file writes them (migration 025); null when it lists none. */
     units: string | null
+    /** JSON of the tour's translations by language (migration 027); null when it has none. */
+    translations: string | null
   }
   catalog_schedule_rules: {
     instance_id: string
@@ -143,6 +145,8 @@ export interface OperatorTables {
     summary: string
     tiers: string
     no_show_fee_percent: number
+    /** JSON of the summary's translations by language (migration 027); null when it has none. */
+    translations: string | null
     created_at: string
   }
 }
