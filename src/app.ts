@@ -28,6 +28,7 @@ import { databaseReadiness } from './http/readiness.ts'
 import { addCorsHeaders, addSecurityHeaders } from './http/security-headers.ts'
 import { enforceRateLimit } from './http/rate-limit.ts'
 import { attachRouteChecks } from './http/route-checks.ts'
+import { attachLanguageNegotiation } from './http/language.ts'
 import type { AppContext } from './context.ts'
 import { bookingPageRoutes } from './web/booking-page.ts'
 import { entryPageRoutes } from './web/entry-pages.ts'
@@ -95,6 +96,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}) {
   app.decorate('httpParts', { store, clock, catalogs, secret, rateLimiter })
   app.decorateRequest('catalog', null as never)
   app.decorateRequest('session', null)
+  app.decorateRequest('language', null)
   registerJsonBodyParser(app)
   app.setErrorHandler(handleError)
   const readiness = databaseReadiness({ store, clock, catalogs }, options.database)
@@ -120,6 +122,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}) {
     api.addHook('onRequest', resolveInstance)
     if (context.rateLimiter) api.addHook('onRequest', enforceRateLimit)
     api.addHook('onRoute', attachRouteChecks)
+    api.addHook('onRoute', attachLanguageNegotiation)
     api.addHook('onSend', (request, reply, payload, done) => {
       addCorsHeaders(request, reply)
       done(null, payload)

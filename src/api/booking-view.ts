@@ -5,6 +5,7 @@ import type { Booking, BookingFields } from '../schemas/booking.ts'
 import { guestCancellationOf } from '../services/bookings.ts'
 import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 import { addonLinesOf, unitLinesOf, type BookingRecord } from '../domain/booking.ts'
+import { tourTexts } from '../domain/translation.ts'
 
 /** The fields of a stored booking that the guest's record and the operator's share. */
 export function bookingView(row: BookingRecord, catalog: InstanceCatalog): BookingFields {
@@ -48,19 +49,24 @@ export function bookingView(row: BookingRecord, catalog: InstanceCatalog): Booki
   }
 }
 
-/** What the guest's record of a booking depends on besides the row: the moment of the answer, and how to make its manage link. */
+/** What the guest's record of a booking depends on besides the row: the moment of the answer, the reader's language, and how to make its manage link. */
 export interface GuestView {
   catalog: InstanceCatalog
   now: Temporal.Instant
+  /** The tour's title and meeting point are written in it (src/http/language.ts). */
+  language: string
   manageUrl(row: BookingRecord): string | null
 }
 
-/** The public booking record: the shared fields, where to meet, what cancelling would cost now, and the manage link. */
+/** The public booking record: the shared fields (the tour's title in the reader's language), where to meet, what cancelling would cost now, and the manage link. */
 export function guestBookingView(row: BookingRecord, view: GuestView): Booking {
   const terms = guestCancellationOf(row, view.catalog.instance.cancellation_policy, view.now)
+  const tour = view.catalog.tourById.get(row.tour_id)?.catalog
+  const texts = tour && tourTexts(tour, view.language)
   return {
     ...bookingView(row, view.catalog),
-    meeting_point: view.catalog.tourById.get(row.tour_id)?.catalog.meeting_point ?? null,
+    ...(tour && texts ? { tour: { id: tour.id, title: texts.title } } : {}),
+    meeting_point: tour && texts ? { ...tour.meeting_point, name: texts.meeting_point.name } : null,
     cancellation_now: terms.allowed
       ? { allowed: true, fee_percent: terms.feePercent, fee: terms.fee }
       : { allowed: false, fee_percent: null, fee: null },

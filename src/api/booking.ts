@@ -12,6 +12,8 @@ import { manageLinkOf, readManageToken } from '../services/manage-token.ts'
 import type { RecordAnswer } from '../store/write-plan.ts'
 import { guestBookingView, type GuestView } from './booking-view.ts'
 import type { BookingRecord } from '../domain/booking.ts'
+import { defaultLanguageOf } from '../domain/translation.ts'
+import { LanguageQuery } from '../schemas/language.ts'
 
 export function bookingContext(request: FastifyRequest): BookingContext {
   if (request.session === null) throw new ApiError('no_booking', 'This request names no live session, so it has no booking')
@@ -26,7 +28,10 @@ export function bookingContext(request: FastifyRequest): BookingContext {
 /** How this request's answers show a booking: as of the request's moment, with manage links on TOURDESK_PUBLIC_URL, as in emails (never on the request's Host). */
 export function guestView(request: FastifyRequest, now = request.server.tourdesk.clock.now()): GuestView {
   const { secret, emailSettings } = request.server.tourdesk
-  return { catalog: request.catalog, now, manageUrl: (row) => manageLinkOf(secret, emailSettings.publicUrl, request.catalog.instance, row, now) }
+  return {
+    catalog: request.catalog, now, language: request.language ?? defaultLanguageOf(request.catalog.instance),
+    manageUrl: (row) => manageLinkOf(secret, emailSettings.publicUrl, request.catalog.instance, row, now),
+  }
 }
 
 /** The idempotency record of a wire answer, for a service that answers stored rows: the row is mapped as the route maps it. */
@@ -45,8 +50,9 @@ const SESSION_RENEWED = `A hold or a lookup makes its session last ${BOOKING_SES
 
 export const bookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/booking', {
-    schema: { response: { 200: Booking } },
+    schema: { querystring: LanguageQuery, response: { 200: Booking } },
     config: {
+      language: true,
       session: 'read',
       sessionFromQuery: true,
       summary: "The session's most recent booking that it has not released",
@@ -59,8 +65,9 @@ export const bookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }, (request, reply) => sessionBooking(request, reply, (ctx) => app.tourdesk.bookings.current(ctx)))
 
   app.post('/booking', {
-    schema: { body: BookingRequest, response: { 200: Booking } },
+    schema: { body: BookingRequest, querystring: LanguageQuery, response: { 200: Booking } },
     config: {
+      language: true,
       session: 'read',
       csrf: true,
       idempotent: true,
@@ -88,8 +95,9 @@ export const bookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.delete('/booking', {
-    schema: { body: NoBody, response: { 200: Booking } },
+    schema: { body: NoBody, querystring: LanguageQuery, response: { 200: Booking } },
     config: {
+      language: true,
       session: 'read',
       csrf: true,
       summary: 'Release the held booking, or cancel a requested or confirmed one under the cancellation policy',
@@ -101,8 +109,9 @@ export const bookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }, (request, reply) => sessionBooking(request, reply, (ctx) => app.tourdesk.bookings.releaseOrCancel(ctx)))
 
   app.post('/booking/lookup', {
-    schema: { body: BookingLookup, response: { 200: Booking } },
+    schema: { body: BookingLookup, querystring: LanguageQuery, response: { 200: Booking } },
     config: {
+      language: true,
       session: 'read',
       csrf: true,
       rateClass: 'forms',

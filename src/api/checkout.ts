@@ -2,14 +2,16 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { fillsDecoy } from '../http/decoys.ts'
 import { runIdempotent } from '../http/idempotency.ts'
 import { Booking, CheckoutRequest } from '../schemas/booking.ts'
+import { LanguageQuery } from '../schemas/language.ts'
 import { normalisePhone } from '../services/phone-number.ts'
 import { asRows, bookingContext, guestView } from './booking.ts'
 import { guestBookingView } from './booking-view.ts'
 
 export const checkoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/checkout', {
-    schema: { body: CheckoutRequest, response: { 200: Booking } },
+    schema: { body: CheckoutRequest, querystring: LanguageQuery, response: { 200: Booking } },
     config: {
+      language: true,
       session: 'read',
       idempotent: true,
       summary: 'Request the held booking (confirmed at once for instant tours); payment is taken on arrival',

@@ -2,7 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { KeptAnswers } from '../http/kept-answers.ts'
 import { serializeList } from '../http/list-answer.ts'
 import { sendSerialized, type AnswerReuse } from '../http/serialized-answer.ts'
+import { LanguageQuery } from '../schemas/language.ts'
 import { Tour, TOUR_PAGE_DEFAULT, TOUR_PAGE_MAX, TourList, TourListQuery, TourParams } from '../schemas/tour.ts'
+import { tourRecordIn } from '../catalog/translated-catalog.ts'
 import { requireOfferedTour } from '../services/availability.ts'
 import { tourList } from '../services/tour-list.ts'
 
@@ -21,8 +23,10 @@ export const tourRoutes: FastifyPluginAsyncTypebox<AnswerReuse> = async (app, { 
   app.get('/tours', {
     schema: { querystring: TourListQuery, response: { 200: TourList } },
     config: {
+      language: true,
       summary: 'List tours in catalog order, or search them by relevance with q',
-      description: 'Every tour of the catalog. With q, the tours whose title, summary, tags or meeting point match its words, '
+      description: "Every tour of the catalog, its texts in the reader's language (lang, else Accept-Language; docs/languages.md). "
+        + 'With q, the tours whose title, summary, tags or meeting point match its words, in that language or the default one, '
         + 'case and accents ignored, most relevant first.\n\n'
         + 'Without limit and cursor the answer is the whole list, as it always was, with no next_cursor. With limit or cursor it is '
         + `one page: at most limit tours (${TOUR_PAGE_DEFAULT} when only cursor is given, ${TOUR_PAGE_MAX} at most) and next_cursor, `
@@ -35,21 +39,23 @@ export const tourRoutes: FastifyPluginAsyncTypebox<AnswerReuse> = async (app, { 
     const { catalog } = request
     const { limit, cursor } = request.query
     const q = request.query.q?.trim() || null
-    const key = JSON.stringify([catalog.instance.ref, catalog.version, q, limit ?? null, cursor ?? null])
+    const language = request.language!
+    const key = JSON.stringify([catalog.instance.ref, catalog.version, language, q, limit ?? null, cursor ?? null])
     const keptBody = kept.get(key)
     if (keptBody !== undefined) return sendSerialized(reply, keptBody)
-    const answer = serializeList(reply, tourList(catalog, { q, limit, cursor }), 'tours', Tour)
+    const answer = serializeList(reply, tourList(catalog, { q, limit, cursor }, language), 'tours', Tour)
     if (answer.whole && reuseAnswers) kept.set(key, answer.whole)
     return sendSerialized(reply, answer.whole ?? answer.stream)
   })
 
   app.get('/tours/:id', {
-    schema: { params: TourParams, response: { 200: Tour } },
+    schema: { params: TourParams, querystring: LanguageQuery, response: { 200: Tour } },
     config: {
+      language: true,
       summary: 'One tour',
       description: 'The whole tour: description, meeting point, languages, price per person, party limits, capacity per departure, '
-        + 'booking cutoff, how bookings are confirmed, and its add-ons.',
+        + "booking cutoff, how bookings are confirmed, and its add-ons; its texts in the reader's language (lang, else Accept-Language).",
       errors: ['tour_not_found'],
     },
-  }, async (request) => requireOfferedTour(request.catalog, request.params.id).record)
+  }, async (request) => tourRecordIn(request.catalog, requireOfferedTour(request.catalog, request.params.id), request.language!))
 }

@@ -1,6 +1,7 @@
 import type { Instance } from './catalog-file.ts'
 import { jsonEqual } from '../domain/json-equal.ts'
-import { buildSearchIndex, reviseSearchIndex, type SearchRevision, type TourSearchIndex } from '../domain/tour-search.ts'
+import { buildSearchIndex, reviseSearchIndex, translatedSearchFields, type SearchRevision, type TourSearchIndex } from '../domain/tour-search.ts'
+import { languagesOf } from '../domain/translation.ts'
 import { DEFAULT_RATE_LIMITS, type RateLimitPolicies } from '../domain/token-bucket.ts'
 import { unitsOf } from '../domain/units.ts'
 import type { CatalogTour } from '../schemas/catalog.ts'
@@ -27,6 +28,14 @@ export interface InstanceCatalog {
   tourPositions: readonly number[]
   /** Over every tour; it lists `tours`: search answers are positions in it. */
   searchIndex: TourSearchIndex
+  /**
+   * By each of the instance's languages but the default, an index of the tours' translations
+   * into it, in the same slots and positions as `searchIndex`, searched beside it
+   * (src/catalog/translated-catalog.ts).
+   */
+  translationIndexes: ReadonlyMap<string, TourSearchIndex>
+  /** `tours` in another language, made the first time a guest reads them in it (src/catalog/translated-catalog.ts). */
+  toursByLanguage: Map<string, Tour[]>
   rateLimits: RateLimitPolicies
 }
 
@@ -58,10 +67,12 @@ export interface TourEntry {
   archived: boolean
   /** The tour's slot in the search index, kept from version to version. */
   searchSlot: number
+  /** `record` in other languages, made the first time a guest reads it in one; kept with the entry, which is kept only while the tour is unchanged. */
+  recordByLanguage: Map<string, Tour>
 }
 
-const searchedFieldsEqual = (a: CatalogTour, b: CatalogTour) =>
-  a === b || (a.title === b.title && a.summary === b.summary && jsonEqual(a.tags, b.tags) && jsonEqual(a.meeting_point, b.meeting_point))
+const searchedFieldsEqual = (a: CatalogTour, b: CatalogTour) => a === b || (a.title === b.title && a.summary === b.summary
+  && jsonEqual(a.tags, b.tags) && jsonEqual(a.meeting_point, b.meeting_point) && jsonEqual(a.translations ?? null, b.translations ?? null))
 
 const sameSlots = (a: Int32Array, b: Int32Array) => a.length === b.length && a.every((position, slot) => position === b[slot])
 
@@ -86,13 +97,13 @@ export function buildInstanceCatalog(instance: Instance, version = 0, previous?:
     if (!kept) {
       const searchSlot = previous ? slots++ : index
       if (previous) revisions.push({ slot: searchSlot, before: null, after: tour })
-      entry = { catalog: tour, record: tourRecord(instance, tour), archived: tour.archived === true, searchSlot }
+      entry = { catalog: tour, record: tourRecord(instance, tour), archived: tour.archived === true, searchSlot, recordByLanguage: new Map() }
     } else if (sameRecords && jsonEqual(kept.catalog, tour)) {
       entry = kept
     } else {
       const catalog = jsonEqual(kept.catalog, tour) ? kept.catalog : tour
       if (!searchedFieldsEqual(kept.catalog, catalog)) revisions.push({ slot: kept.searchSlot, before: kept.catalog, after: catalog })
-      entry = { catalog, record: tourRecord(instance, catalog), archived: catalog.archived === true, searchSlot: kept.searchSlot }
+      entry = { catalog, record: tourRecord(instance, catalog), archived: catalog.archived === true, searchSlot: kept.searchSlot, recordByLanguage: new Map() }
     }
     tourById.set(tour.id, entry)
     return entry.catalog
@@ -116,8 +127,35 @@ export function buildInstanceCatalog(instance: Instance, version = 0, previous?:
     tourById,
     tourPositions: tourPositions ?? tours.map((_, index) => index),
     searchIndex,
+    translationIndexes: translationIndexesOf(current, tourById, revisions, positions, previous),
+    toursByLanguage: new Map(),
     rateLimits: { ...DEFAULT_RATE_LIMITS, ...current.rate_limits },
   }
+}
+
+/**
+ * The index of each language's translations, revised from the version before as the
+ * default's is (the same revisions, read in that language), or made whole for a language the
+ * version before did not have.
+ */
+function translationIndexesOf(instance: Instance, tourById: ReadonlyMap<string, TourEntry>, revisions: readonly SearchRevision[],
+  positions: Int32Array, previous: InstanceCatalog | undefined): Map<string, TourSearchIndex> {
+  const indexes = new Map<string, TourSearchIndex>()
+  for (const language of languagesOf(instance).slice(1)) {
+    const before = previous?.translationIndexes.get(language)
+    if (before && revisions.length === 0 && sameSlots(positions, before.positions)) {
+      indexes.set(language, before)
+    } else if (before) {
+      indexes.set(language, reviseSearchIndex(before, revisions.map(({ slot, before: was, after }) => ({
+        slot, before: was && translatedSearchFields(was, language), after: after && translatedSearchFields(after, language),
+      })), positions))
+    } else {
+      const bySlot = Array.from({ length: positions.length }, () => translatedSearchFields({}, language))
+      for (const entry of tourById.values()) bySlot[entry.searchSlot] = translatedSearchFields(entry.catalog, language)
+      indexes.set(language, buildSearchIndex(bySlot, positions))
+    }
+  }
+  return indexes
 }
 
 /**

@@ -7,7 +7,20 @@ export function searchWords(text: string): string[] {
 
 const FIELD_WEIGHTS = { title: 8, tags: 4, summary: 2, meeting_point: 1 } as const
 
-type SearchableTour = Pick<CatalogTour, 'title' | 'summary' | 'tags' | 'meeting_point'>
+type SearchableTour = Pick<CatalogTour, 'title' | 'summary' | 'tags' | 'meeting_point' | 'translations'>
+
+/**
+ * What a tour's translation into `language` gives the index of that language: its own
+ * words only, since a search in a language also searches the default's index (searchTours
+ * takes both), so a text left untranslated is found in the default's.
+ */
+export function translatedSearchFields(tour: Pick<CatalogTour, 'translations'>, language: string): SearchableTour {
+  const translation = tour.translations?.[language]
+  return {
+    title: translation?.title ?? '', summary: translation?.summary ?? '', tags: [],
+    meeting_point: { name: translation?.meeting_point?.name ?? '', address: '', lat: 0, lng: 0 },
+  }
+}
 
 /**
  * An inverted index over the searchable fields: sorted distinct words, each with the
@@ -178,18 +191,25 @@ function firstAtOrAfter(words: string[], target: string): number {
   return lo
 }
 
-/** Positions of matching tours, best first; ties keep catalog order. Every query word must match. */
-export function searchTours(index: TourSearchIndex, query: string): number[] {
+/**
+ * Positions of matching tours, best first; ties keep catalog order. Every query word must
+ * match, in any of `indexes` (the default language's and a translation's, which list the
+ * tours in the same slots and positions): a word scores its best match among them.
+ */
+export function searchTours(indexes: TourSearchIndex | readonly TourSearchIndex[], query: string): number[] {
+  const searched = Array.isArray(indexes) ? indexes as readonly TourSearchIndex[] : [indexes as TourSearchIndex]
   const queryWords = [...new Set(searchWords(query))]
   if (queryWords.length === 0) return []
   let scores: Map<number, number> | null = null
   for (const queryWord of queryWords) {
     const wordScores = new Map<number, number>()
-    for (let i = firstAtOrAfter(index.words, queryWord); i < index.words.length && index.words[i].startsWith(queryWord); i++) {
-      const exact = index.words[i] === queryWord ? 2 : 1
-      for (let k = index.starts[i]; k < index.starts[i + 1]; k++) {
-        const slot = index.slots[k]
-        wordScores.set(slot, Math.max(wordScores.get(slot) ?? 0, index.weights[k] * exact))
+    for (const index of searched) {
+      for (let i = firstAtOrAfter(index.words, queryWord); i < index.words.length && index.words[i].startsWith(queryWord); i++) {
+        const exact = index.words[i] === queryWord ? 2 : 1
+        for (let k = index.starts[i]; k < index.starts[i + 1]; k++) {
+          const slot = index.slots[k]
+          wordScores.set(slot, Math.max(wordScores.get(slot) ?? 0, index.weights[k] * exact))
+        }
       }
     }
     if (scores === null) {
@@ -202,7 +222,7 @@ export function searchTours(index: TourSearchIndex, query: string): number[] {
   }
   const listed: Array<[position: number, score: number]> = []
   for (const [slot, score] of scores!) {
-    const position = index.positions[slot]
+    const position = searched[0].positions[slot]
     if (position >= 0) listed.push([position, score])
   }
   return listed.sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([position]) => position)

@@ -32,6 +32,14 @@ export const HEADER_COMPONENTS: Record<string, JsonSchema> = {
     description: 'How to authenticate: an API key as a Bearer token, or a staff session',
     schema: { type: 'string', maxLength: 200, examples: ['Bearer realm="tourdesk"'] },
   },
+  'Content-Language': {
+    description: "The language of the answer's catalog texts: one of the instance's languages, chosen from lang and Accept-Language (docs/languages.md)",
+    schema: { type: 'string', maxLength: 35, pattern: '^[a-z]{2,3}(-[A-Za-z0-9]+)*$', examples: ['pt'] },
+  },
+  'Vary': {
+    description: 'The request headers the answer depends on: Accept-Language, and Origin while CORS is on (cors_origins)',
+    schema: { type: 'string', maxLength: 200, examples: ['Accept-Language'] },
+  },
   'Idempotent-Replayed': {
     description: 'true when this is the stored answer to an earlier request with the same Idempotency-Key',
     schema: { type: 'string', const: 'true' },
@@ -61,6 +69,7 @@ export function successHeaders(route: RouteOptions, surface: Surface): Record<st
     headers[name] = { description, schema: DECLARED_HEADER_SCHEMAS[name] ?? ANY_HEADER }
   }
   if (route.config?.idempotent) headers['Idempotent-Replayed'] = ref('Idempotent-Replayed')
+  if (route.config?.language) Object.assign(headers, { 'Content-Language': ref('Content-Language'), 'Vary': ref('Vary') })
   return { ...headers, ...everyAnswerHeaders(surface) }
 }
 

@@ -51,6 +51,14 @@ function parameters(route: RouteOptions, components: Record<string, JsonSchema>)
       schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' }, example: 'hold-2026-06-02-ana',
     })
   }
+  if (config.language) {
+    out.push({
+      name: 'Accept-Language', in: 'header', required: false,
+      description: "The reader's languages (RFC 9110 §12.5.4), weighed by q; the answer's texts are in the best the instance has, else its default. "
+        + 'lang wins over it; a malformed value is read as absent',
+      schema: { type: 'string', maxLength: 1024 }, example: 'pt-PT,pt;q=0.9,en;q=0.8',
+    })
+  }
   const malformed = 'a value of another shape is 400 validation_failed; a well-formed id of no live session names no session'
   if (config.session) out.push({ name: 'X-Session', in: 'header', required: false, description: `Session id, instead of the sid cookie; ${malformed}`, schema: SESSION_ID_SCHEMA })
   if (config.sessionFromQuery) out.push({ name: 'session', in: 'query', required: false, description: `Session id (after X-Session, before the sid cookie); ${malformed}`, schema: SESSION_ID_SCHEMA })

@@ -33,6 +33,8 @@ declare module 'fastify' {
     session: LiveSession | null
     /** The staff member or API key behind an operator API request (set by enforceAccess). */
     staff: StaffIdentity | null
+    /** The language a guest read is answered in (src/http/language.ts); null on routes without `language`. */
+    language: string | null
   }
   interface FastifyContextConfig {
     /** How the route uses the visitor's session: read it, or create one when there is none. */
@@ -56,5 +58,7 @@ declare module 'fastify' {
     eventStream?: boolean
     /** Longer explanation for the API document. */
     description?: string
+    /** The answer carries catalog texts in the reader's language: takes `lang` and Accept-Language, answers Content-Language (src/http/language.ts). */
+    language?: boolean
   }
 }

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
+import { varyOn } from './vary.ts'
 
 const EXPOSED = 'X-CSRF-Token, RateLimit, RateLimit-Policy, Retry-After, Idempotent-Replayed, Allow'
 const ACCEPTED = 'Content-Type, X-CSRF-Token, X-Session, Idempotency-Key'
@@ -34,7 +35,7 @@ export function addCorsHeaders(request: FastifyRequest, reply: FastifyReply): vo
   if (!corsOrigins?.length) return
   // The answer depends on Origin whenever CORS is on, so a shared cache must key on it even
   // for requests that get no CORS headers.
-  reply.header('Vary', 'Origin')
+  varyOn(reply, 'Origin')
   const origin = request.headers.origin
   if (origin && corsOrigins.includes(origin)) {
     reply.header('Access-Control-Allow-Origin', origin)

@@ -26,3 +26,6 @@ export const LangParameter = Type.String({
     + "(pt-PT reads pt); one the instance lacks is passed over, and Accept-Language, then the instance's default, decide",
   examples: ['pt'],
 })
+
+/** The query of a guest read that takes only `lang`; other parameters are let through, as before it took one. */
+export const LanguageQuery = Type.Object({ lang: Type.Optional(LangParameter) })

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox'
 import { Money, Nullable } from './common.ts'
+import { LangParameter } from './language.ts'
 import { named } from './named.ts'
 import { UnitType } from './unit-type.ts'
 
@@ -107,6 +108,7 @@ export const TourListQuery = Type.Object({
   cursor: Type.Optional(Type.String({
     minLength: 1, maxLength: 400, description: "The previous page's next_cursor, with the same q; omit for the first page", examples: ['WyIiLCJhbGZhbWEtd2FsayIsMF0'],
   })),
+  lang: Type.Optional(LangParameter),
 })
 
 export const TourParams = Type.Object({

@@ -1,7 +1,7 @@
-import { searchTours } from '../domain/tour-search.ts'
 import { ApiError } from '../errors/api-error.ts'
 import { TOUR_PAGE_DEFAULT, type Tour, type TourList } from '../schemas/tour.ts'
 import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
+import { searchToursIn, toursIn } from '../catalog/translated-catalog.ts'
 
 export interface TourListQuery {
   /** Trimmed search words; null lists the whole catalog. */
@@ -52,12 +52,14 @@ function pageStart(tours: readonly Tour[], [, lastId, lastPosition]: CursorKey):
 }
 
 /**
- * GET /tours: the catalog's tours in list order, or those matching q by relevance; the whole
+ * GET /tours: the catalog's tours in list order, or those matching q by relevance, in the
+ * reader's language (src/catalog/translated-catalog.ts); the whole
  * list without limit and cursor (the contract's answer), else one page with next_cursor.
  */
-export function tourList(catalog: InstanceCatalog, query: TourListQuery): TourList {
+export function tourList(catalog: InstanceCatalog, query: TourListQuery, language: string): TourList {
   const { q } = query
-  const tours = q === null ? catalog.tours : searchTours(catalog.searchIndex, q).map((position) => catalog.tours[position])
+  const listed = toursIn(catalog, language)
+  const tours = q === null ? listed : searchToursIn(catalog, q, language).map((position) => listed[position])
   if (query.limit === undefined && query.cursor === undefined) return { tours, total: tours.length, q }
   const start = query.cursor === undefined ? 0 : pageStart(tours, decodeCursor(query.cursor, q))
   const end = start + (query.limit ?? TOUR_PAGE_DEFAULT)
