@@ -230,7 +230,7 @@ test('GET /settings answers the instance\'s own fields; PATCH changes them (null
   const settings = await operator.get('/settings')
   assert.equal(settings.status, 200, settings.text)
   assert.deepEqual(settings.body, {
-    name: 'Alfama & Tejo Tours', timezone: 'Europe/Lisbon', currency: 'EUR', languages: null, horizon_days: 365, hold_minutes: 15,
+    name: 'Alfama & Tejo Tours', timezone: 'Europe/Lisbon', currency: 'EUR', languages: ['en', 'pt', 'es'], horizon_days: 365, hold_minutes: 15,
     decoys: ['company', 'fax', 'middle_name', 'nickname', 'website'], allowed_origins: ['https://alfama-tejo.example'], cors_origins: null,
     rate_limits: null, phone_region: 'PT', payment_methods: ['cash', 'card'], request_decision_hours: null,
     email_from: null, operator_emails: null, reminder_hours: null, emails_per_recipient_per_hour: null, newsletter_double_opt_in: null,

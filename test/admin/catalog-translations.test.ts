@@ -8,6 +8,17 @@ import { assertProblem, catalogVersion, manager } from './catalog-fixtures.ts'
 // through the operator API's catalog routes, and the rules that keep them to the instance's
 // languages and to units and add-ons the tour has.
 
+/** The demo catalog as it was before languages: no languages listed, nothing translated. */
+function untranslatedCatalog() {
+  const catalog = demoCatalog()
+  for (const instance of catalog.instances) {
+    delete instance.languages
+    delete instance.cancellation_policy.translations
+    for (const tour of instance.tours) delete tour.translations
+  }
+  return catalog
+}
+
 const ALFAMA_PT = {
   title: 'Passeio a pé por Alfama e Mouraria',
   meeting_point: { name: 'Largo de São Miguel' },
@@ -16,7 +27,7 @@ const ALFAMA_PT = {
 }
 
 test('languages and translations round-trip through the settings, tour and policy routes; PUT /policy without translations drops them', async (t) => {
-  const service = await build(t)
+  const service = await build(t, { catalog: untranslatedCatalog() })
   const operator = await manager(service)
   assert.equal((await operator.get('/settings')).body.languages, null, 'unset: the default, ["en"]')
   const languages = await operator.patch('/settings', { languages: ['en', 'pt', 'es'] })
@@ -39,7 +50,7 @@ test('languages and translations round-trip through the settings, tour and polic
 })
 
 test('translations only in the instance\'s other languages, of units and add-ons the tour has: 422 catalog_invalid naming the field, nothing changed', async (t) => {
-  const service = await build(t)
+  const service = await build(t, { catalog: untranslatedCatalog() })
   const operator = await manager(service)
   assert.equal((await operator.patch('/settings', { languages: ['en', 'pt'] })).status, 200)
   const version = await catalogVersion(service)
@@ -61,7 +72,7 @@ test('translations only in the instance\'s other languages, of units and add-ons
 })
 
 test('the catalog file takes languages and translations under the same rules, naming the field in the file', () => {
-  const catalog = demoCatalog()
+  const catalog = untranslatedCatalog()
   const lisbon = catalog.instances[0]
   lisbon.languages = ['en', 'pt']
   lisbon.tours[0].translations = { pt: { title: 'Alfama a pé' } }
