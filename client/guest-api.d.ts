@@ -33,7 +33,7 @@ export interface paths {
         };
         /**
          * List tours in catalog order, or search them by relevance with q
-         * @description Every tour of the catalog. With q, the tours whose title, summary, tags or meeting point match its words, case and accents ignored, most relevant first.
+         * @description Every tour of the catalog, its texts in the reader's language (lang, else Accept-Language; docs/languages.md). With q, the tours whose title, summary, tags or meeting point match its words, in that language or the default one, case and accents ignored, most relevant first.
          *
          *     Without limit and cursor the answer is the whole list, as it always was, with no next_cursor. With limit or cursor it is one page: at most limit tours (50 when only cursor is given, 200 at most) and next_cursor, which fetches the next page when passed as cursor with the same q, and is null on the last page; total still counts the whole list. A cursor continues after the tour its page ended with, wherever a catalog change has moved it since, or at the same position if that tour has left the list; a cursor from another q, or not from this list, is 400 validation_failed. A large catalog is best read in pages: its whole list can be many megabytes.
          */
@@ -55,7 +55,7 @@ export interface paths {
         };
         /**
          * One tour
-         * @description The whole tour: description, meeting point, languages, price per person, party limits, capacity per departure, booking cutoff, how bookings are confirmed, and its add-ons.
+         * @description The whole tour: description, meeting point, languages, price per person, party limits, capacity per departure, booking cutoff, how bookings are confirmed, and its add-ons; its texts in the reader's language (lang, else Accept-Language).
          */
         get: operations["getToursId"];
         put?: never;
@@ -243,7 +243,7 @@ export interface paths {
         };
         /**
          * Cancellation policy, payment terms and hold length
-         * @description The cancellation tiers (the fee by the notice given), the no-show fee, when and how payment is taken (on arrival), and how long a hold keeps its seats.
+         * @description The cancellation tiers (the fee by the notice given), the no-show fee, when and how payment is taken (on arrival), and how long a hold keeps its seats; the policy's summary in the reader's language (lang, else Accept-Language).
          */
         get: operations["getPolicies"];
         put?: never;
@@ -1302,6 +1302,10 @@ export interface components {
         "Retry-After": number;
         /** @description The methods the path takes */
         Allow: string;
+        /** @description The language of the answer's catalog texts: one of the instance's languages, chosen from lang and Accept-Language (docs/languages.md) */
+        "Content-Language": string;
+        /** @description The request headers the answer depends on: Accept-Language, and Origin while CORS is on (cors_origins) */
+        Vary: string;
         /** @description true when this is the stored answer to an earlier request with the same Idempotency-Key */
         "Idempotent-Replayed": "true";
     };
@@ -1578,8 +1582,19 @@ export interface operations {
                  * @example WyIiLCJhbGZhbWEtd2FsayIsMF0
                  */
                 cursor?: string;
+                /**
+                 * @description The language of the answer's texts, chosen over Accept-Language: one of the instance's languages, or a more precise tag of one (pt-PT reads pt); one the instance lacks is passed over, and Accept-Language, then the instance's default, decide
+                 * @example pt
+                 */
+                lang?: string;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The reader's languages (RFC 9110 §12.5.4), weighed by q; the answer's texts are in the best the instance has, else its default. lang wins over it; a malformed value is read as absent
+                 * @example pt-PT,pt;q=0.9,en;q=0.8
+                 */
+                "Accept-Language"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1588,6 +1603,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
@@ -1926,8 +1943,20 @@ export interface operations {
     };
     getToursId: {
         parameters: {
-            query?: never;
-            header?: never;
+            query?: {
+                /**
+                 * @description The language of the answer's texts, chosen over Accept-Language: one of the instance's languages, or a more precise tag of one (pt-PT reads pt); one the instance lacks is passed over, and Accept-Language, then the instance's default, decide
+                 * @example pt
+                 */
+                lang?: string;
+            };
+            header?: {
+                /**
+                 * @description The reader's languages (RFC 9110 §12.5.4), weighed by q; the answer's texts are in the best the instance has, else its default. lang wins over it; a malformed value is read as absent
+                 * @example pt-PT,pt;q=0.9,en;q=0.8
+                 */
+                "Accept-Language"?: string;
+            };
             path: {
                 /**
                  * @description Tour identifier
@@ -1942,6 +1971,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
@@ -2898,10 +2929,20 @@ export interface operations {
     getBooking: {
         parameters: {
             query?: {
+                /**
+                 * @description The language of the answer's texts, chosen over Accept-Language: one of the instance's languages, or a more precise tag of one (pt-PT reads pt); one the instance lacks is passed over, and Accept-Language, then the instance's default, decide
+                 * @example pt
+                 */
+                lang?: string;
                 /** @description Session id (after X-Session, before the sid cookie); a value of another shape is 400 validation_failed; a well-formed id of no live session names no session */
                 session?: string;
             };
             header?: {
+                /**
+                 * @description The reader's languages (RFC 9110 §12.5.4), weighed by q; the answer's texts are in the best the instance has, else its default. lang wins over it; a malformed value is read as absent
+                 * @example pt-PT,pt;q=0.9,en;q=0.8
+                 */
+                "Accept-Language"?: string;
                 /** @description Session id, instead of the sid cookie; a value of another shape is 400 validation_failed; a well-formed id of no live session names no session */
                 "X-Session"?: string;
             };
@@ -2913,6 +2954,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
@@ -3199,7 +3242,13 @@ export interface operations {
     };
     postBooking: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description The language of the answer's texts, chosen over Accept-Language: one of the instance's languages, or a more precise tag of one (pt-PT reads pt); one the instance lacks is passed over, and Accept-Language, then the instance's default, decide
+                 * @example pt
+                 */
+                lang?: string;
+            };
             header: {
                 /**
                  * @description Token from POST /session, bound to the session
@@ -3211,6 +3260,11 @@ export interface operations {
                  * @example hold-2026-06-02-ana
                  */
                 "Idempotency-Key"?: string;
+                /**
+                 * @description The reader's languages (RFC 9110 §12.5.4), weighed by q; the answer's texts are in the best the instance has, else its default. lang wins over it; a malformed value is read as absent
+                 * @example pt-PT,pt;q=0.9,en;q=0.8
+                 */
+                "Accept-Language"?: string;
                 /** @description Session id, instead of the sid cookie; a value of another shape is 400 validation_failed; a well-formed id of no live session names no session */
                 "X-Session"?: string;
             };
@@ -3241,6 +3295,8 @@ export interface operations {
                     /** @description When the sid cookie named the session: sid=<session id>; Max-Age=2592000; Path=/api/<instance prefix>; HttpOnly; SameSite=Lax, and Secure when served over https. A hold or a lookup makes its session last 30 days from then, and the cookie as long. */
                     "Set-Cookie"?: string;
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
@@ -3639,13 +3695,24 @@ export interface operations {
     };
     deleteBooking: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description The language of the answer's texts, chosen over Accept-Language: one of the instance's languages, or a more precise tag of one (pt-PT reads pt); one the instance lacks is passed over, and Accept-Language, then the instance's default, decide
+                 * @example pt
+                 */
+                lang?: string;
+            };
             header: {
                 /**
                  * @description Token from POST /session, bound to the session
                  * @example P5v3mQ0r2b8Xz1KcLw9tYh6Ue4Ns7Ad0Gf2Jk5Ri8Oc
                  */
                 "X-CSRF-Token": string;
+                /**
+                 * @description The reader's languages (RFC 9110 §12.5.4), weighed by q; the answer's texts are in the best the instance has, else its default. lang wins over it; a malformed value is read as absent
+                 * @example pt-PT,pt;q=0.9,en;q=0.8
+                 */
+                "Accept-Language"?: string;
                 /** @description Session id, instead of the sid cookie; a value of another shape is 400 validation_failed; a well-formed id of no live session names no session */
                 "X-Session"?: string;
             };
@@ -3662,6 +3729,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
@@ -4036,13 +4105,24 @@ export interface operations {
     };
     postBookingLookup: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description The language of the answer's texts, chosen over Accept-Language: one of the instance's languages, or a more precise tag of one (pt-PT reads pt); one the instance lacks is passed over, and Accept-Language, then the instance's default, decide
+                 * @example pt
+                 */
+                lang?: string;
+            };
             header: {
                 /**
                  * @description Token from POST /session, bound to the session
                  * @example P5v3mQ0r2b8Xz1KcLw9tYh6Ue4Ns7Ad0Gf2Jk5Ri8Oc
                  */
                 "X-CSRF-Token": string;
+                /**
+                 * @description The reader's languages (RFC 9110 §12.5.4), weighed by q; the answer's texts are in the best the instance has, else its default. lang wins over it; a malformed value is read as absent
+                 * @example pt-PT,pt;q=0.9,en;q=0.8
+                 */
+                "Accept-Language"?: string;
                 /** @description Session id, instead of the sid cookie; a value of another shape is 400 validation_failed; a well-formed id of no live session names no session */
                 "X-Session"?: string;
             };
@@ -4066,6 +4146,8 @@ export interface operations {
                 headers: {
                     /** @description When the sid cookie named the session: sid=<session id>; Max-Age=2592000; Path=/api/<instance prefix>; HttpOnly; SameSite=Lax, and Secure when served over https. A hold or a lookup makes its session last 30 days from then, and the cookie as long. */
                     "Set-Cookie"?: string;
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
@@ -4418,13 +4500,24 @@ export interface operations {
     };
     postCheckout: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description The language of the answer's texts, chosen over Accept-Language: one of the instance's languages, or a more precise tag of one (pt-PT reads pt); one the instance lacks is passed over, and Accept-Language, then the instance's default, decide
+                 * @example pt
+                 */
+                lang?: string;
+            };
             header?: {
                 /**
                  * @description Makes retries safe: the first answer is replayed for 24 hours
                  * @example hold-2026-06-02-ana
                  */
                 "Idempotency-Key"?: string;
+                /**
+                 * @description The reader's languages (RFC 9110 §12.5.4), weighed by q; the answer's texts are in the best the instance has, else its default. lang wins over it; a malformed value is read as absent
+                 * @example pt-PT,pt;q=0.9,en;q=0.8
+                 */
+                "Accept-Language"?: string;
                 /** @description Session id, instead of the sid cookie; a value of another shape is 400 validation_failed; a well-formed id of no live session names no session */
                 "X-Session"?: string;
             };
@@ -4448,6 +4541,8 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
@@ -5719,8 +5814,20 @@ export interface operations {
     };
     getPolicies: {
         parameters: {
-            query?: never;
-            header?: never;
+            query?: {
+                /**
+                 * @description The language of the answer's texts, chosen over Accept-Language: one of the instance's languages, or a more precise tag of one (pt-PT reads pt); one the instance lacks is passed over, and Accept-Language, then the instance's default, decide
+                 * @example pt
+                 */
+                lang?: string;
+            };
+            header?: {
+                /**
+                 * @description The reader's languages (RFC 9110 §12.5.4), weighed by q; the answer's texts are in the best the instance has, else its default. lang wins over it; a malformed value is read as absent
+                 * @example pt-PT,pt;q=0.9,en;q=0.8
+                 */
+                "Accept-Language"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5729,6 +5836,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Vary: components["headers"]["Vary"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
@@ -5770,7 +5879,7 @@ export interface operations {
                     "application/json": components["schemas"]["Policies"];
                 };
             };
-            /** @description `bad_request`: The HTTP request could not be parsed */
+            /** @description `bad_request`: The HTTP request could not be parsed; `validation_failed`: Request failed validation */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
