@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { Temporal } from 'temporal-polyfill'
 import { contractChecked, FADO_TUE, guestBooking, operatorService } from '../admin/bookings-fixtures.ts'
+import { demoCatalog } from '../helpers/build.ts'
 import { apiKeyClient } from '../helpers/operator.ts'
 import { receiver } from './receiver.ts'
 
@@ -214,5 +215,30 @@ test('webhook-timestamp is read from the injected signing clock, and the referen
   await guestBooking(service, { tour_id: 'fado-night', start: FADO_TUE, party: 2 })
   assert.equal((await service.context.scheduler.runNow('webhooks') as any).delivered, 1)
   assert.equal(hooks.received[0].headers['webhook-timestamp'], String(signedAt.epochMilliseconds / 1000))
+  hooks.assertAllVerified()
+})
+
+test("a booking's webhook payload carries its party, seats and units lines, as the feed does", async (t) => {
+  const catalog = demoCatalog()
+  Object.assign(catalog.instances[0].tours.find((tour: { id: string }) => tour.id === 'fado-night'), {
+    units: [
+      { id: 'adult', type: 'adult', name: 'Adult', price: 5500 },
+      { id: 'infant', type: 'infant', name: 'Infant', price: 0, seats: 0, accompanied_by: ['adult'] },
+    ],
+  })
+  const { service } = await operatorService(t, { webhooks: PRIVATE_ALLOWED, catalog })
+  const hooks = await receiver(t)
+  const admin = await manager(service)
+  const made = await admin.post('/webhooks', { url: hooks.url, events: ['booking.confirmed'], description: 'units' })
+  assert.equal(made.status, 201, made.text)
+  hooks.trust(made.body.secret)
+
+  const booked = await admin.post('/bookings', { tour_id: 'fado-night', start: FADO_TUE, party: 3, units: { adult: 2, infant: 1 }, contact: { name: 'Ana Silva', email: 'ana@example.pt' } })
+  assert.equal(booked.status, 201, booked.text)
+  await service.context.scheduler.runNow('webhooks')
+  assert.deepEqual(hooks.received.map((r) => [r.event.type, r.event.data.code, r.event.data.party, r.event.data.seats, r.event.data.units]), [['booking.confirmed', booked.body.code, 3, 2, [
+    { id: 'adult', type: 'adult', name: 'Adult', quantity: 2, amount: 11000 },
+    { id: 'infant', type: 'infant', name: 'Infant', quantity: 1, amount: 0 },
+  ]]])
   hooks.assertAllVerified()
 })
