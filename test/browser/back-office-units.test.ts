@@ -39,7 +39,7 @@ describe('the booking forms with units in Chromium', { skip: browserSkipReason()
     await service?.close()
   })
 
-  const { officePage, signInAs } = backOffice(() => ({ service, browser }))
+  const { follow, officePage, officeUrl, signInAs } = backOffice(() => ({ service, browser }))
   const result = (page: Page, text: RegExp) => page.locator('.booking-result', { hasText: text }).waitFor()
 
   test('staff book 2 adults and an infant on a lap, see the units and seats in the detail, add a child, then move it to a tour without units', async () => {
@@ -87,6 +87,20 @@ describe('the booking forms with units in Chromium', { skip: browserSkipReason()
     assert.deepEqual([made.party, made.seats, made.price.subtotal], [4, 3, 4750])
     assert.deepEqual(linesOf(made), [['adult', 2, 3800], ['child', 1, 950], ['infant', 1, 0]])
     assert.equal(await facts.locator('div', { hasText: /^Seats/ }).locator('dd').textContent(), '3')
+
+    // The manifest says who each booking is and the seats it takes, and totals each unit for the guide.
+    await follow(facts.getByRole('link', { name: 'Manifest' }))
+    await page.locator('.guest', { hasText: 'Family Ferreira' }).getByText('4 guests · 2 Adult, 1 Child, 1 Infant · 3 seats').waitFor()
+    const summary = page.getByRole('region', { name: 'Departure' })
+    await summary.getByText('Units: 2 Adult, 1 Child, 1 Infant').waitFor()
+    await summary.getByText(/4 guests expected on 3 seats/).waitFor()
+    await assertAccessible(page, 'manifest with units')
+    await screenshot(page, 'back-office-manifest-units')
+    // The bookings list says who the party is too.
+    await page.goto(officeUrl('bookings'))
+    await page.locator('.booking-row', { hasText: 'Family Ferreira' }).getByText(/^4 guests \(2 Adult, 1 Child, 1 Infant\) · €47\.50/).waitFor()
+    await page.goto(officeUrl(`bookings/${code}`))
+    await page.getByRole('heading', { level: 1, name: /Family Ferreira/ }).waitFor()
 
     // A child without an adult: the server's rule (src/domain/units.ts) refuses it at the child's count.
     await page.getByRole('button', { name: 'Change party or add-ons…' }).click()

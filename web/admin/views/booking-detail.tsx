@@ -9,7 +9,8 @@ import { MoveForm } from './booking-move.tsx'
 import { bookingApiPath, formErrorOf, STATUS_NAMES, StatusBadge, type FormError } from './booking-shared.tsx'
 import type { Actor, BookingDetail, BookingEmail } from './booking-types.ts'
 import { guestEmailNote } from './guest-email-note.ts'
-import { describeUnits, onlyImplicitUnit } from '../../../src/domain/units.ts'
+import { onlyImplicitUnit } from '../../../src/domain/units.ts'
+import { guestsInWords } from './unit-fields.tsx'
 import { departurePath } from './today.tsx'
 import type { Formats } from '../../src/format.ts'
 
@@ -255,7 +256,7 @@ export function BookingDetailView({ code }: { code: string }) {
           {panel === 'move' && <MoveForm booking={booking} onClose={closePanel}
             submit={(body) => perform(patch(body), (b) => `Moved to ${b.tour.title}, ${formats.dateTime(b.start)}.${guestHears(b, 'The guest is emailed the new details.')}`)} />}
           {panel === 'party' && <PartyForm booking={booking} onClose={closePanel}
-            submit={(body) => perform(patch(body), (b) => `Now ${b.party} ${b.party === 1 ? 'guest' : 'guests'}${onlyImplicitUnit(b.units) ? '' : ` (${describeUnits(b.units)})`}; the total is ${formats.price(b.price.total)}.`)} />}
+            submit={(body) => perform(patch(body), (b) => `Now ${guestsInWords(b)}; the total is ${formats.price(b.price.total)}.`)} />}
           {panel === 'contact' && <ContactForm booking={booking} onClose={closePanel}
             submit={(body) => perform(patch(body), (b) => `Contact saved: ${[b.contact?.name, b.contact?.email, b.contact?.phone].filter(Boolean).join(', ')}.`)} />}
           {panel === 'note' && <NoteForm booking={booking} onClose={closePanel}

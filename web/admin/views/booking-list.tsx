@@ -4,6 +4,7 @@ import { Link } from '../router.tsx'
 import { useOffice } from '../session.tsx'
 import { bookingPath, STATUS_NAMES, StatusBadge, useTours } from './booking-shared.tsx'
 import type { BookingRecord, BookingStatus } from './booking-types.ts'
+import { guestsInWords } from './unit-fields.tsx'
 
 interface Filters { q: string, from: string, to: string, tour: string, status: string }
 interface Page { bookings: BookingRecord[], next_cursor: string | null }
@@ -143,7 +144,7 @@ export function BookingList() {
                 </div>
                 <p><strong>{b.tour.title}</strong>, {formats.dateTime(b.start)}</p>
                 <p>
-                  {b.party} {b.party === 1 ? 'guest' : 'guests'} · {formats.price(b.price.total)}
+                  {guestsInWords(b)} · {formats.price(b.price.total)}
                   {b.contact && <>{b.contact.email && ` · ${b.contact.email}`}{b.contact.phone && ` · ${b.contact.phone}`}</>}
                 </p>
                 {b.quarantined && <p class="badge" data-tone="warn">Quarantined (spam decoy)</p>}

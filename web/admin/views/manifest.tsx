@@ -4,6 +4,7 @@ import { LoadState, useLoad } from '../load.tsx'
 import { Link } from '../router.tsx'
 import { useOffice } from '../session.tsx'
 import type { DepartureManifest, ManifestEntry } from '../types.ts'
+import { describeUnits, onlyImplicitUnit } from '../../../src/domain/units.ts'
 import { DepartureBadges, Fullness } from './departure-status.tsx'
 
 const STATUS_NAMES: Record<ManifestEntry['status'], string> = {
@@ -86,9 +87,11 @@ export function ManifestView({ path }: { path: string }) {
             <Fullness departure={ready.departure} id="manifest-fullness" />
             <DepartureBadges departure={ready.departure} />
             <p>
-              <strong>{ready.totals.guests}</strong> {ready.totals.guests === 1 ? 'guest' : 'guests'} expected · due on arrival{' '}
+              <strong>{ready.totals.guests}</strong> {ready.totals.guests === 1 ? 'guest' : 'guests'} expected
+              {ready.totals.seats !== ready.totals.guests && ` on ${ready.totals.seats} ${ready.totals.seats === 1 ? 'seat' : 'seats'}`} · due on arrival{' '}
               <strong>{formats.price(ready.totals.due_on_arrival)}</strong>
             </p>
+            {!onlyImplicitUnit(ready.totals.units) && <p>Units: {describeUnits(ready.totals.units)}</p>}
             {ready.totals.addons.length > 0 && <p>Add-ons: {formats.list(ready.totals.addons.map((a) => `${a.quantity} × ${a.name}`))}</p>}
             {ready.departure.note && <p class="note"><strong>Note:</strong> {ready.departure.note}</p>}
             {!checkInOpen && may('check-in') && <p class="hint">Check-in opens on the day of the departure, {formats.day(departureDay)}.</p>}
@@ -108,7 +111,9 @@ export function ManifestView({ path }: { path: string }) {
                       </span>
                     </div>
                     <p>
-                      {entry.party} {entry.party === 1 ? 'guest' : 'guests'}{entry.code && <> · <span class="code">{entry.code}</span></>}
+                      {entry.party} {entry.party === 1 ? 'guest' : 'guests'}
+                      {/* The people by unit, and the seats they take (an infant on a lap takes none): docs/units.md. */}
+                      {!onlyImplicitUnit(entry.units) && ` · ${describeUnits(entry.units)} · ${entry.seats} ${entry.seats === 1 ? 'seat' : 'seats'}`}{entry.code && <> · <span class="code">{entry.code}</span></>}
                       {entry.checked_in_at && <> · checked in at {formats.time(entry.checked_in_at)}</>}
                     </p>
                     {entry.addons.length > 0 && <p>Add-ons: {formats.list(entry.addons.map((a) => `${a.quantity} × ${a.name}`))}</p>}

@@ -4,6 +4,7 @@ import { LoadState, useLoad } from '../load.tsx'
 import { useOffice } from '../session.tsx'
 import type { OperatorBooking, OperatorEvent } from '../types.ts'
 import { guestEmailNote } from './guest-email-note.ts'
+import { guestsInWords } from './unit-fields.tsx'
 
 const RECONNECT_MS = 5_000
 
@@ -124,7 +125,7 @@ export function RequestsView() {
                 <p><strong>{booking.tour.title}</strong>, {formats.dateTime(booking.start)}</p>
                 <p>Starts {relativeTime(formats.locale, booking.start)} · asked {relativeTime(formats.locale, booking.created_at)}</p>
                 <p>
-                  {booking.party} {booking.party === 1 ? 'guest' : 'guests'} · {formats.price(booking.price.total)}
+                  {guestsInWords(booking)} · {formats.price(booking.price.total)}
                   {booking.addons.length > 0 && ` · ${formats.list(booking.addons.map((a) => `${a.quantity} × ${a.name}`))}`}
                 </p>
                 {booking.contact && (

@@ -1,3 +1,4 @@
+import { describeUnits, onlyImplicitUnit } from '../../../src/domain/units.ts'
 import { useOffice } from '../session.tsx'
 import { FieldError, invalid } from './booking-shared.tsx'
 import type { BookingDetail, TourInfo } from './booking-types.ts'
@@ -9,6 +10,10 @@ import type { BookingDetail, TourInfo } from './booking-types.ts'
  * checks every mix (src/domain/units.ts); the sums here only preview it.
  */
 export const countsPerUnit = (tour: TourInfo): boolean => tour.units.length > 1
+
+/** "4 guests (2 Adult, 1 Child, 1 Infant)", or "2 guests" for a booking of only the implicit person unit. */
+export const guestsInWords = (booking: Pick<BookingDetail, 'party' | 'units'>): string =>
+  `${booking.party} ${booking.party === 1 ? 'guest' : 'guests'}${onlyImplicitUnit(booking.units) ? '' : ` (${describeUnits(booking.units)})`}`
 
 /** The quantity of each unit a form books: its counts, or a party of the first unit. */
 export function quantitiesOf(tour: TourInfo, party: number, counts: Record<string, number>): Record<string, number> {
