@@ -48,7 +48,7 @@ export function departureDeadlines(store: Store) {
       if (!candidate.stored && scheduled) {
         const inserted = yield* departures.insertAtRisk(key, tour.capacity, now)
         if (inserted) {
-          yield* reportDeparture('departure.at_risk', departureRecord(catalog, key.tour_id, key.start_at, scheduled, inserted, undefined), key, now)
+          yield* reportDeparture('departure.at_risk', departureRecord(catalog, key.tour_id, key.start_at, scheduled, inserted, undefined), key, now, { people: 0 })
           return true
         }
       }
@@ -62,7 +62,7 @@ export function departureDeadlines(store: Store) {
       const atRisk = isDeparture && live < minimum.participants
       const checked = yield* departures.markDeadlineChecked(key, now, atRisk)
       if (!checked || !atRisk) return false
-      yield* reportDeparture('departure.at_risk', departureRecord(catalog, key.tour_id, key.start_at, scheduled, checked, seats), key, now)
+      yield* reportDeparture('departure.at_risk', departureRecord(catalog, key.tour_id, key.start_at, scheduled, checked, seats), key, now, { people: live })
       return true
     })
   }

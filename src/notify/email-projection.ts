@@ -69,6 +69,7 @@ export function projectEvent(event: EventRow, context: ProjectionContext): Proje
     for (const recipient of operators) add(kind, recipient, rendered, booking)
   }
   const data = JSON.parse(event.data) as Record<string, unknown>
+  const notice = (event.notice ? JSON.parse(event.notice) : {}) as EventNotice
 
   if (event.subject_type === 'contact') {
     toOperators('contact_message', () => operatorMessages.contactMessage(catalog, data as { name: string | null, email: string | null, message: string }), null)
@@ -76,7 +77,9 @@ export function projectEvent(event: EventRow, context: ProjectionContext): Proje
   }
   if (event.type === 'departure.at_risk') {
     const departure = data as { tour_id: string, start: string, min_participants: number | null, seats: Record<string, number> }
-    const booked = ON_MANIFEST.reduce((sum, status) => sum + (departure.seats?.[status] ?? 0), 0)
+    // The minimum counts people, not seats (docs/units.md): an infant on a lap is one of them. An
+    // event recorded before its notice carried people has only seats, which then were the people.
+    const booked = notice.people ?? ON_MANIFEST.reduce((sum, status) => sum + (departure.seats?.[status] ?? 0), 0)
     const start = Temporal.Instant.from(departure.start)
     const view = `${origin}${backOfficePaths.departure(prefix, departure.tour_id, departure.start)}`
     toOperators('departure_at_risk', () => operatorMessages.departureAtRisk(catalog, {
@@ -88,7 +91,6 @@ export function projectEvent(event: EventRow, context: ProjectionContext): Proje
   if (event.subject_type !== 'booking') return out
 
   const row = data as unknown as BookingRecord
-  const notice = (event.notice ? JSON.parse(event.notice) : {}) as EventNotice
   const facts = bookingFacts(row, catalog)
   // An event erased before it was made into emails (src/store/personal-copies.ts) has no guest to write to.
   const guest = row.contact_email === ERASED ? null : row.contact_email

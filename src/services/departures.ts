@@ -6,6 +6,7 @@ import { ApiError } from '../errors/api-error.ts'
 import type { CatalogTour } from '../schemas/catalog.ts'
 import type { DepartureKey } from '../store/bookings.ts'
 import type { DepartureChange, DepartureRow } from '../store/departures.ts'
+import type { EventNotice } from '../store/events.ts'
 import type { Store } from '../store/store.ts'
 import { emit, type Plan, type RecordAnswer } from '../store/write-plan.ts'
 import { requireTour } from './availability.ts'
@@ -33,8 +34,8 @@ const justAfter = (key: string) => new Date(Date.parse(key) + 1).toISOString()
  * a minimum-to-run deadline was checked, so every read merges the schedule with the stored rows.
  */
 /** A departure's event (docs/events-and-webhooks.md, "Events"), its data the departure's operator record as the change left it. */
-export function* reportDeparture(type: 'departure.closed' | 'departure.reopened' | 'departure.cancelled' | 'departure.at_risk' | 'departure.guaranteed', record: DepartureRecord, key: DepartureKey, now: string): Plan<void> {
-  yield* emit({ instanceId: key.instance_id, type, subject: { type: 'departure', id: `${key.tour_id}/${key.start_at}` }, occurredAt: now, data: { ...departureData(record) } })
+export function* reportDeparture(type: 'departure.closed' | 'departure.reopened' | 'departure.cancelled' | 'departure.at_risk' | 'departure.guaranteed', record: DepartureRecord, key: DepartureKey, now: string, notice?: EventNotice): Plan<void> {
+  yield* emit({ instanceId: key.instance_id, type, subject: { type: 'departure', id: `${key.tour_id}/${key.start_at}` }, occurredAt: now, data: { ...departureData(record) }, notice })
 }
 
 export function departureService(store: Store) {

@@ -22,6 +22,8 @@ export interface EventNotice {
   notifyGuest?: boolean
   cause?: 'departure_cancelled' | 'no_answer_in_time'
   changed?: string[]
+  /** For departure.at_risk: the people the minimum counts (its data's seats are seats: an infant on a lap takes none). */
+  people?: number
 }
 
 export interface EventRow {

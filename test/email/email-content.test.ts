@@ -4,7 +4,7 @@ import ical, { type VEvent } from 'node-ical'
 import type { ParsedMail } from 'mailparser'
 import { build, demoCatalog, type TestService } from '../helpers/build.ts'
 import { mailSink, type MailSink } from '../helpers/smtp.ts'
-import { FADO_TUE, guestBooking, keyOf } from '../admin/bookings-fixtures.ts'
+import { FADO_MON, FADO_TUE, guestBooking, keyOf } from '../admin/bookings-fixtures.ts'
 
 // What the emails say (issue 25, item 9): the add-ons and cancellation terms to the guest, the
 // guest's contact to the operator, a calendar file a calendar accepts as an iTIP request, a
@@ -203,4 +203,26 @@ test('a request of units: the operator’s new-request email and the page of its
   const [confirmLink] = [...alert.matchAll(/Confirm it: (\S+)/g)].map((m) => m[1])
   const html = await (await fetch(confirmLink)).text()
   assert.ok(html.includes(`${GUEST.name} asks for 2 Adult, 1 Child on`), html)
+})
+
+test('a departure at risk counts people, not seats: two adults and an infant on a lap are 3 of its minimum', async (t) => {
+  const sink = await mailSink()
+  t.after(sink.close)
+  const catalog = demoCatalog()
+  const lisbon = catalog.instances.find((i: { prefix: string }) => i.prefix === 'lisbon')
+  lisbon.operator_emails = [OPERATOR]
+  const fado = lisbon.tours.find((tour: { id: string }) => tour.id === 'fado-night')
+  Object.assign(fado, {
+    min_participants: 4, min_participants_deadline_hours: 6,
+    units: [{ id: 'adult', type: 'adult', name: 'Adult', price: fado.price }, { id: 'infant', type: 'infant', name: 'Infant', price: 0, seats: 0, accompanied_by: ['adult'] }],
+  })
+  const service = await build(t, { catalog, email: { smtpUrl: sink.url } })
+  await guestBooking(service, { tour_id: 'fado-night', start: FADO_MON, party: 3, units: { adult: 2, infant: 1 } }, GUEST)
+  service.clock.set('2026-06-01T13:30:00Z')
+  await service.context.scheduler.runNow('departure-deadlines')
+  await deliverEmails(service)
+  const atRisk = sink.messages.filter((m) => to(m) === OPERATOR && m.subject!.startsWith('At risk'))
+  assert.equal(atRisk.length, 1, sink.messages.map((m) => m.subject).join('\n'))
+  assert.match(atRisk[0].subject!, / has 3 of 4$/)
+  assert.ok(atRisk[0].text!.includes('has 3 guests, below its minimum of 4'), atRisk[0].text)
 })
