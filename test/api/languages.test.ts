@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { build } from '../helpers/build.ts'
 import { holding } from '../helpers/booking-fixtures.ts'
+import { manager } from '../admin/catalog-fixtures.ts'
 
 // Guest reads in the reader's language (docs/languages.md), on the Lisbon demo instance,
 // which lists en, pt and es and translates its tours and policy into pt and es.
@@ -81,4 +82,20 @@ test('the guest booking record names the tour and meeting point in the reader\'s
   assert.equal(pt.body.tour.title, 'Passeio a pé por Alfama e Mouraria')
   assert.equal(pt.headers.get('content-language'), 'pt')
   assert.equal(pt.body.meeting_point.address, en.body.meeting_point.address)
+})
+
+test('a translation edited through the operator API is read and searched in its language at once; the old words are gone', async (t) => {
+  const service = await build(t)
+  const client = service.client()
+  const operator = await manager(service)
+  const pt = { 'accept-language': 'pt' }
+  const ids = async (q: string) => (await client.get(`/tours?q=${encodeURIComponent(q)}`, { headers: pt })).body.tours.map((tour: any) => tour.id)
+  assert.deepEqual(await ids('veleiro'), ['tagus-sunset-sail'])
+  const { translations } = (await operator.get('/tours/tagus-sunset-sail')).body
+  const edited = await operator.patch('/tours/tagus-sunset-sail', { translations: { ...translations, pt: { ...translations.pt, title: 'Vela ao entardecer no Tejo' } } })
+  assert.equal(edited.status, 200, edited.text)
+  assert.deepEqual(await ids('veleiro'), [])
+  assert.deepEqual(await ids('entardecer'), ['tagus-sunset-sail'])
+  assert.equal((await client.get('/tours/tagus-sunset-sail', { headers: pt })).body.title, 'Vela ao entardecer no Tejo')
+  assert.equal((await client.get('/tours/tagus-sunset-sail')).body.title, 'Tagus Sunset Sail', 'the default stands')
 })
