@@ -22,6 +22,8 @@ function unitsCatalog(alfama: Record<string, unknown>) {
       { id: 'family', type: 'family', name: 'Family', price: 5000, seats: 4, pax: 4 },
     ],
   }, alfama, typeof alfama.capacity === 'number' ? { party: { min: 1, max: Math.min(10, alfama.capacity) } } : {})
+  // The demo's translations name its implicit "person" unit, which these units replace.
+  for (const texts of Object.values(tour.translations ?? {})) delete (texts as { units?: unknown }).units
   return catalog
 }
 
