@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import { Temporal } from 'temporal-polyfill'
-import type { BookingRecord } from '../src/domain/booking.ts'
+import { NOT_RESOLD, type BookingRecord } from '../src/domain/booking.ts'
 import { toStoredInstant } from '../src/domain/instant-format.ts'
 import { expandSchedule } from '../src/domain/schedule.ts'
 import type { BookingStatus } from '../src/schemas/booking-status.ts'
@@ -142,6 +142,7 @@ function bookingRow(index: number, tour: number, startMs: number, party: number,
     cancelled_by: status === 'cancelled' ? 'guest' : null,
     cancellation_reason: null,
     fee_waived: null,
+    ...NOT_RESOLD,
   }
 }
 

@@ -12,6 +12,7 @@ import { indexRoutes } from './api/index-document.ts'
 import { newsletterRoutes } from './api/newsletter.ts'
 import { openApiRoutes } from './api/openapi-document.ts'
 import { policyRoutes } from './api/policies.ts'
+import { refuseResellerKey } from './api/reseller-key-refusal.ts'
 import { sessionRoutes } from './api/session.ts'
 import { tourRoutes } from './api/tours.ts'
 import type { DatabaseTarget } from './config/env.ts'
@@ -120,6 +121,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}) {
   await app.register(fastifyCookie)
   await app.register(async (api) => {
     api.addHook('onRequest', resolveInstance)
+    api.addHook('onRequest', refuseResellerKey)
     if (context.rateLimiter) api.addHook('onRequest', enforceRateLimit)
     api.addHook('onRoute', attachRouteChecks)
     api.addHook('onRoute', attachLanguageNegotiation)

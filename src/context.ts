@@ -137,7 +137,7 @@ export async function openContext(options: ContextOptions): Promise<AppContext> 
     const emailSettings: EmailSettings = { smtpUrl: options.email?.smtpUrl ?? null, publicUrl: options.email?.publicUrl ?? 'http://127.0.0.1:3000', smtpTls: options.email?.smtpTls }
     const emails = emailOutbox(store, catalogs, secret, emailSettings)
     const sending = emailSettings.smtpUrl === null ? null : emailSending(store, catalogs, emailSettings.smtpUrl, emailSettings, log)
-    const staff = staffAuth(store, secret)
+    const staff = staffAuth(store, secret, (ref) => new Set(catalogs.byRef(ref)?.tourById.keys() ?? []))
     const context: AppContext = {
       store,
       clock: options.clock,

@@ -82,7 +82,8 @@ const OPERATOR_DOCUMENT: DocumentSpec = {
     const access = route.config?.access
     if (access === 'public') return []
     const writes = [route.method].flat().some((m) => !READ_METHODS.has(m))
-    return ['unauthenticated', ...(access === 'signed-in' ? [] : ['forbidden' as const]), ...(writes ? ['csrf_missing' as const, 'csrf_invalid' as const] : [])]
+    // A reseller key is refused on every operator route (docs/resellers.md).
+    return ['unauthenticated', 'reseller_key_refused' as const, ...(access === 'signed-in' ? [] : ['forbidden' as const]), ...(writes ? ['csrf_missing' as const, 'csrf_invalid' as const] : [])]
   },
 }
 

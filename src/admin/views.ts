@@ -1,5 +1,5 @@
 import { formatStoredInZone } from '../domain/instant-format.ts'
-import type { Role } from '../domain/roles.ts'
+import type { KeyRole, Role } from '../domain/roles.ts'
 import type { StaffAccount } from '../schemas/admin/staff.ts'
 import type { ApiKeyRow, StaffRow } from '../store/staff.ts'
 
@@ -22,7 +22,9 @@ export function apiKeyView(row: ApiKeyRow, timeZone: string) {
   return {
     id: row.id,
     name: row.name,
-    role: row.role as Role,
+    role: row.role as KeyRole,
+    products: row.products === null ? null : JSON.parse(row.products) as string[],
+    commission_percent: row.commission_basis_points === null ? null : row.commission_basis_points / 100,
     prefix: row.prefix,
     created_at: at(row.created_at)!,
     last_used_at: at(row.last_used_at),

@@ -54,6 +54,8 @@ export const GUEST_DOCUMENT: DocumentSpec = {
     if (route.config?.session) return [{ sessionCookie: [] }, { sessionHeader: [] }, {}]
     return [{}]
   },
+  // No route needs a key, but a reseller's key sent to any of them is refused (src/api/reseller-key-refusal.ts).
+  securityErrors: () => ['reseller_key_refused'],
 }
 
 /** Serves the document of the instance routes, with this instance's base URL as its server. */

@@ -64,7 +64,18 @@ export interface BookingRecord {
   cancellation_reason: string | null
   /** 1 when the operator waived the cancellation fee, 0 when not, null unless cancelled by the operator. */
   fee_waived: number | null
+  /** The reseller key that sold it through the OCTo API (channel octo); null for every other booking. */
+  reseller_key_id: string | null
+  /** The reseller's uuid for the booking, unique per key. */
+  reseller_uuid: string | null
+  /** The reseller's own reference, kept and searchable. */
+  reseller_reference: string | null
+  /** The key's commission when it was sold, in basis points: the operator is owed the total less it. */
+  reseller_commission_basis_points: number | null
 }
+
+/** The reseller fields of every booking not sold by a reseller. */
+export const NOT_RESOLD = { reseller_key_id: null, reseller_uuid: null, reseller_reference: null, reseller_commission_basis_points: null } as const
 
 /** The booking's unit lines, as kept when it was made or last priced. */
 export const unitLinesOf = (booking: Pick<BookingRecord, 'units'>): UnitLine[] => JSON.parse(booking.units)

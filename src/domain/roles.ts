@@ -2,6 +2,15 @@
 export const ROLES = ['guide', 'viewer', 'staff', 'manager'] as const
 export type Role = typeof ROLES[number]
 
+/**
+ * An API key has a staff role (the operator API) or is a reseller's: `reseller` works only on
+ * the OCTo API at /octo/<prefix> and is refused everywhere else (docs/resellers.md). Staff
+ * accounts never have it.
+ */
+export const RESELLER_ROLE = 'reseller'
+export const KEY_ROLES = [...ROLES, RESELLER_ROLE] as const
+export type KeyRole = typeof KEY_ROLES[number]
+
 export const PERMISSIONS = {
   'departures.read': 'read departures and their manifests',
   'check-in': 'check in, mark no-show, undo either',
@@ -32,4 +41,8 @@ export function roleMay(role: Role, permission: Permission): boolean {
 
 export function isRole(value: unknown): value is Role {
   return typeof value === 'string' && (ROLES as readonly string[]).includes(value)
+}
+
+export function isKeyRole(value: unknown): value is KeyRole {
+  return typeof value === 'string' && (KEY_ROLES as readonly string[]).includes(value)
 }

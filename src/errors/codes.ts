@@ -10,6 +10,7 @@ export const ERROR_CODES = {
   csrf_missing: { status: 403, title: 'X-CSRF-Token header is missing', surface: 'any' },
   csrf_invalid: { status: 403, title: 'X-CSRF-Token does not match the session', surface: 'any' },
   origin_not_allowed: { status: 403, title: 'Origin is not allowed', surface: 'any' },
+  reseller_key_refused: { status: 403, title: 'A reseller key works only on the OCTo API', surface: 'any' },
   not_found: { status: 404, title: 'No such resource', surface: 'any' },
   tour_not_found: { status: 404, title: 'No such tour', surface: 'any' },
   no_booking: { status: 404, title: 'The session has no such booking', surface: 'any' },

@@ -1,7 +1,7 @@
 import { Temporal } from 'temporal-polyfill'
 import { checkedOutStatus } from '../domain/booking-status.ts'
 import { bookingPolicyOf, cancellableUntil, guestCancellation } from '../domain/cancellation.ts'
-import { bookableDeparture, policyOf, type BookingRecord } from '../domain/booking.ts'
+import { bookableDeparture, NOT_RESOLD, policyOf, type BookingRecord } from '../domain/booking.ts'
 import { toStoredInstant } from '../domain/instant-format.ts'
 import { bookingSessionExpiry } from '../domain/session-lifetime.ts'
 import { priceBooking, requireAddons } from '../domain/pricing.ts'
@@ -178,6 +178,7 @@ export function bookingService(store: Store, minimum: DepartureMinimum) {
         cancelled_by: null,
         cancellation_reason: null,
         fee_waived: null,
+        ...NOT_RESOLD,
       }
       return store.write(function* () {
         yield* bookings.lockSession(instance.ref, ctx.sessionId)

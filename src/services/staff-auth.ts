@@ -2,7 +2,8 @@ import { createHash, createHmac, randomBytes, scrypt, timingSafeEqual } from 'no
 import { promisify } from 'node:util'
 import { Temporal } from 'temporal-polyfill'
 import { toStoredInstant } from '../domain/instant-format.ts'
-import { isRole, roleMay, type Role } from '../domain/roles.ts'
+import { resellerTermsOf } from '../domain/reseller-terms.ts'
+import { isRole, RESELLER_ROLE, roleMay, type KeyRole, type Role } from '../domain/roles.ts'
 import { ApiError } from '../errors/api-error.ts'
 import type { Actor } from '../store/audit.ts'
 import { newRowId } from '../store/row-id.ts'
@@ -81,6 +82,13 @@ function newApiKeySecret(): string {
   return secret.length >= 36 ? secret : newApiKeySecret()
 }
 
+export interface NewKey {
+  name: string
+  role: KeyRole
+  products?: readonly string[]
+  commission_percent?: number
+}
+
 export interface NewStaff {
   email: string
   name: string
@@ -98,14 +106,20 @@ function liveSession(found: { session: StaffSessionRow, staff: StaffRow } | unde
   return { kind: 'staff', id: account.id, name: account.name, role, email: account.email, sessionId: session.id }
 }
 
+/** A live key of a staff role; a reseller key is refused here (403): it works only on the OCTo API. */
 function liveKey(key: ApiKeyRow | undefined): StaffIdentity | null {
   const role = key?.role
-  if (!key || key.revoked_at !== null || !isRole(role)) return null
+  if (!key || key.revoked_at !== null) return null
+  if (role === RESELLER_ROLE) throw new ApiError('reseller_key_refused', 'A reseller key works only on the OCTo API (/octo/<prefix>)')
+  if (!isRole(role)) return null
   return { kind: 'key', id: key.id, name: key.name, role, email: null, sessionId: null }
 }
 
-/** Staff accounts, sign-in and API keys for one store; every change is audited in its own transaction. */
-export function staffAuth(store: Store, secret: string) {
+/**
+ * Staff accounts, sign-in and API keys for one store; every change is audited in its own
+ * transaction. `tourIdsOf` answers an instance's tour ids, which a reseller key's products must be.
+ */
+export function staffAuth(store: Store, secret: string, tourIdsOf: (instanceRef: string) => ReadonlySet<string> = () => new Set()) {
   const { staff, audit } = store
 
   return {
@@ -170,6 +184,13 @@ export function staffAuth(store: Store, secret: string) {
         await store.write(() => staff.touchKey(instanceRef, key!.id, toStoredInstant(now)))
       }
       return identity
+    },
+
+    /** Whether a Bearer secret is a live reseller key of this instance: such a key is refused outside the OCTo API. */
+    async isResellerKey(instanceRef: string, bearer: string): Promise<boolean> {
+      if (!API_KEY_PATTERN.test(bearer)) return false
+      const key = await staff.findKey(instanceRef, sha256(bearer))
+      return key !== undefined && key.revoked_at === null && key.role === RESELLER_ROLE
     },
 
     /**
@@ -277,16 +298,19 @@ export function staffAuth(store: Store, secret: string) {
       return updated
     },
 
-    async createKey(instanceRef: string, input: { name: string, role: Role }, actor: Actor, now: Temporal.Instant, requestId: string | null = null): Promise<{ key: ApiKeyRow, secret: string }> {
+    /** A new key; a reseller key with its products (tours of the instance) and commission (src/domain/reseller-terms.ts). */
+    async createKey(instanceRef: string, input: NewKey, actor: Actor, now: Temporal.Instant, requestId: string | null = null): Promise<{ key: ApiKeyRow, secret: string }> {
+      const terms = resellerTermsOf(input, tourIdsOf(instanceRef))
       const secret = newApiKeySecret()
       const at = toStoredInstant(now)
       const key: ApiKeyRow = {
         instance_id: instanceRef, id: newRowId(), name: input.name.trim(), role: input.role, prefix: secret.slice(0, 8),
         secret_hash: sha256(secret), created_at: at, last_used_at: null, revoked_at: null,
+        products: terms?.products ? JSON.stringify(terms.products) : null, commission_basis_points: terms?.commissionBasisPoints ?? null,
       }
       await store.write(function* () {
         yield* staff.insertKey(key)
-        yield* audit.record({ instanceId: instanceRef, at, actor, action: 'api_key.created', target: { type: 'api_key', id: key.id, ref: key.name }, after: { name: key.name, role: key.role, prefix: key.prefix }, requestId })
+        yield* audit.record({ instanceId: instanceRef, at, actor, action: 'api_key.created', target: { type: 'api_key', id: key.id, ref: key.name }, after: { name: key.name, role: key.role, prefix: key.prefix, ...terms ? { products: terms.products, commission_basis_points: terms.commissionBasisPoints } : {} }, requestId })
       })
       return { key, secret }
     },

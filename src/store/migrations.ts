@@ -4,6 +4,7 @@ import { operatorSideMigrations } from './migrations/operator-side.ts'
 import { outboxMigrations } from './migrations/outbox.ts'
 import { priceCategoryMigrations } from './migrations/price-categories.ts'
 import { translationMigrations } from './migrations/translations.ts'
+import { resellerMigrations } from './migrations/resellers.ts'
 
 /**
  * Written with Kysely's schema builder, so the same steps run on SQLite and PostgreSQL; the
@@ -17,6 +18,7 @@ const migrationsFor = (dialect: 'sqlite' | 'postgres') => ({
   ...outboxMigrations(),
   ...priceCategoryMigrations(),
   ...translationMigrations(),
+  ...resellerMigrations(),
 })
 
 /**

@@ -80,6 +80,8 @@ const EXPLAIN: Record<ErrorCode | 'network', (problem: ApiProblem, tour?: Tour) 
   csrf_missing: () => ({ place: 'action', text: 'Your booking session could not be verified. Please reload the page and try again.' }),
   csrf_invalid: () => ({ place: 'action', text: 'Your booking session could not be verified. Please reload the page and try again.' }),
   origin_not_allowed: () => ({ place: 'action', text: "Bookings cannot be made from this website. Please book on the tour operator's own site." }),
+  // The booking page sends no key; only a misconfigured integration meets this.
+  reseller_key_refused: () => ({ place: 'action', text: RELOAD }),
   not_found: () => ({ place: 'action', text: 'The booking service could not find what this page asked for. Please reload the page.' }),
   tour_not_found: () => ({ place: 'action', text: 'This tour is no longer offered. Please choose another tour.' }),
   no_booking: () => ({ place: 'action', text: 'You have no seats held at the moment. Choose a time and hold it again.' }),

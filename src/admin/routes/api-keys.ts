@@ -33,6 +33,7 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
       idempotent: true,
       summary: 'Create an API key; the answer shows its secret, this once',
       description: 'Send the secret as Authorization: Bearer <secret>. The key has one role and belongs to this instance. '
+        + 'A reseller key (role reseller) works only on the OCTo API at /octo/<prefix>, for the tours of products (left out: every tour) at commission_percent (default 0); docs/resellers.md. '
         + 'Idempotency-Key: only the hash of the secret is stored, so a success is not kept for replay (a retry after a lost answer makes a second key: '
         + 'revoke the one whose secret you never saw). A retry while the first runs is 409 idempotency_in_flight; a refusal is replayed as usual.',
       errors: ['idempotency_in_flight', 'idempotency_key_reused'],

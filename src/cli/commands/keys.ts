@@ -1,9 +1,9 @@
-import { Command, Option } from 'commander'
+import { Command, InvalidArgumentError, Option } from 'commander'
 import { apiKeyView } from '../../admin/views.ts'
-import type { Role } from '../../domain/roles.ts'
+import { KEY_ROLES, type KeyRole } from '../../domain/roles.ts'
 import { cliActor, instanceNamed, withContext } from '../context.ts'
 import type { CliIo } from '../io.ts'
-import { instanceOption, nameOption, roleOption } from '../options.ts'
+import { instanceOption, nameOption } from '../options.ts'
 import { chosenFormat, formatOption, printListing, type Column } from '../output.ts'
 
 type KeyRecord = ReturnType<typeof apiKeyView>
@@ -12,6 +12,8 @@ const COLUMNS: Column<KeyRecord>[] = [
   { header: 'id', cell: (k) => k.id },
   { header: 'name', cell: (k) => k.name },
   { header: 'role', cell: (k) => k.role },
+  { header: 'products', cell: (k) => k.products?.join(',') ?? null },
+  { header: 'commission_percent', cell: (k) => k.commission_percent },
   { header: 'prefix', cell: (k) => k.prefix },
   { header: 'created_at', cell: (k) => k.created_at },
   { header: 'last_used_at', cell: (k) => k.last_used_at },
@@ -26,11 +28,23 @@ export function keysCommand(io: CliIo): Command {
     .description('create an API key and print its secret alone on stdout (shown this once; only its hash is stored)')
     .addOption(instanceOption())
     .addOption(nameOption('what the key is for, e.g. "website sync"'))
-    .addOption(roleOption())
-    .action(async (options: { instance: string, name: string, role: Role }) => {
+    .addOption(new Option('--role <role>', 'what the key may do (docs/operator-api.md, "Roles"; reseller: the OCTo API only, docs/resellers.md)').choices(KEY_ROLES).makeOptionMandatory())
+    .addOption(new Option('--products <ids>', 'reseller keys: the tour ids it may sell, comma-separated (left out: every tour)')
+      .argParser((value) => value.split(',').map((id) => id.trim()).filter((id) => id !== '')))
+    .addOption(new Option('--commission <percent>', "reseller keys: the reseller's commission, 0 to 100").argParser((value) => {
+      const percent = Number(value)
+      if (value.trim() === '' || !Number.isFinite(percent)) throw new InvalidArgumentError('must be a number from 0 to 100')
+      return percent
+    }))
+    .action(async (options: { instance: string, name: string, role: KeyRole, products?: string[], commission?: number }) => {
       await withContext(io, async ({ context }) => {
         const { instance } = instanceNamed(context, options.instance)
-        const { key, secret } = await context.staff.createKey(instance.ref, { name: options.name, role: options.role }, cliActor(io), context.clock.now())
+        const input = {
+          name: options.name, role: options.role,
+          ...options.products !== undefined ? { products: options.products } : {},
+          ...options.commission !== undefined ? { commission_percent: options.commission } : {},
+        }
+        const { key, secret } = await context.staff.createKey(instance.ref, input, cliActor(io), context.clock.now())
         io.print(secret)
         io.say(`API key ${key.id} (${key.role}) created in ${instance.prefix}; send it as Authorization: Bearer <secret>`)
       })

@@ -86,10 +86,23 @@ export const StaffChange = named('StaffChange', Type.Object({
   disabled: Type.Optional(Type.Boolean()),
 }, { additionalProperties: false, minProperties: 1 }))
 
+export const KeyRole = named('KeyRole', Type.Union([Role, Type.Literal('reseller')], {
+  description: 'A staff role (guide, viewer, staff, manager) for the operator API, or reseller: the key works only on the OCTo API at /octo/<prefix> (docs/resellers.md)',
+}))
+
+const ResellerProducts = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
+  minItems: 1, maxItems: 500, description: 'Tour ids a reseller key may sell; left out: every tour, tours added later included',
+})
+const CommissionPercent = Type.Number({
+  minimum: 0, maximum: 100, description: "The reseller's commission, 0 to 100 with at most two decimals: OCTo's net price is the retail price less it, rounded half up to a minor unit",
+})
+
 export const ApiKey = named('ApiKey', Type.Object({
   id: Type.String(),
   name: Type.String(),
-  role: Role,
+  role: KeyRole,
+  products: Nullable(Type.Array(Type.String(), { description: 'A reseller key: the tour ids it may sell (null: every tour); null for any other role' })),
+  commission_percent: Nullable(Type.Number({ description: "A reseller key's commission percent; null for any other role" })),
   prefix: Type.String({ description: 'The first 8 characters of the secret' }),
   created_at: Instant,
   last_used_at: Nullable(Instant),
@@ -100,7 +113,9 @@ export const ApiKeyList = named('ApiKeyList', Type.Object({ api_keys: Type.Array
 
 export const NewApiKeyRequest = named('NewApiKeyRequest', Type.Object({
   name: Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' }),
-  role: Role,
+  role: KeyRole,
+  products: Type.Optional(ResellerProducts),
+  commission_percent: Type.Optional(CommissionPercent),
 }, { additionalProperties: false }))
 
 export const NewApiKeyAnswer = named('NewApiKeyAnswer', Type.Object({

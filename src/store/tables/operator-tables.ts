@@ -46,6 +46,10 @@ export interface OperatorTables {
     created_at: string
     last_used_at: string | null
     revoked_at: string | null
+    /** JSON array of tour ids a reseller key may sell; null: every tour (and any other role). */
+    products: string | null
+    /** A reseller key's commission in basis points; null for any other role. */
+    commission_basis_points: number | null
   }
   audit_log: {
     instance_id: string
