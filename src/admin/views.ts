@@ -23,8 +23,10 @@ export function apiKeyView(row: ApiKeyRow, timeZone: string) {
     id: row.id,
     name: row.name,
     role: row.role as KeyRole,
-    products: row.products === null ? null : JSON.parse(row.products) as string[],
-    commission_percent: row.commission_basis_points === null ? null : row.commission_basis_points / 100,
+    ...row.commission_basis_points === null ? {} : {
+      products: row.products === null ? null : JSON.parse(row.products) as string[],
+      commission_percent: row.commission_basis_points / 100,
+    },
     prefix: row.prefix,
     created_at: at(row.created_at)!,
     last_used_at: at(row.last_used_at),
