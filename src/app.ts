@@ -36,6 +36,7 @@ import { entryPageRoutes } from './web/entry-pages.ts'
 import { emailActionRoutes } from './web/email-action-page.ts'
 import { backOfficeRoutes } from './web/admin-page.ts'
 import { ADMIN_ROUTE_PREFIX, adminApi } from './admin/plugin.ts'
+import { OCTO_ROUTE_PREFIX, octoApi } from './octo/plugin.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -148,6 +149,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}) {
     await app.register(backOfficeRoutes)
   }
 
+  await app.register(octoApi, { prefix: OCTO_ROUTE_PREFIX })
   await app.register(bookingPageRoutes)
   await app.register(entryPageRoutes({ admin: options.admin ?? true }))
 

@@ -12,6 +12,8 @@ import { CatalogRegistry } from './catalog/catalog-registry.ts'
 import { departureMinimum } from './services/departure-minimum.ts'
 import { departureService, type DepartureService } from './services/departures.ts'
 import { operatorBookingService, type OperatorBookingService } from './services/operator-bookings.ts'
+import { resellerBookingService, type ResellerBookingService } from './services/reseller-bookings.ts'
+import { resellerKeys, type ResellerKeys } from './services/reseller-keys.ts'
 import { departureDeadlines } from './jobs/departure-deadlines.ts'
 import { runHousekeeping } from './jobs/housekeeping.ts'
 import { Scheduler } from './jobs/scheduler.ts'
@@ -48,6 +50,9 @@ export interface AppContext {
   operatorBookings: OperatorBookingService
   departures: DepartureService
   staff: StaffAuth
+  /** Resellers' bookings through the OCTo API (src/octo/), and the keys they call it with. */
+  resellerBookings: ResellerBookingService
+  resellerKeys: ResellerKeys
   /** New setup links a manager gives a staff member (operator API, CLI, back office). */
   setupLinks: StaffSetupLinks
   /** "Forgot your password?": a link emailed to a staff member's address. */
@@ -153,6 +158,8 @@ export async function openContext(options: ContextOptions): Promise<AppContext> 
       secret,
       bookings: bookingService(store, minimum),
       operatorBookings: operatorBookingService(store, minimum),
+      resellerBookings: resellerBookingService(store, minimum),
+      resellerKeys: resellerKeys(store),
       departures: departureService(store),
       staff,
       setupLinks: staffSetupLinks(store),

@@ -64,7 +64,7 @@ export const guestCancellationOf = (row: BookingRecord, current: CatalogPolicy, 
  * The departure a guest asks for, under the guest's limits (src/domain/booking.ts). A closed or
  * cancelled one is found too: the seat change refuses it.
  */
-async function requireDeparture(ctx: BookingContext, tour: CatalogTour, startText: string, departures: DepartureRepository) {
+export async function requireDeparture(ctx: Pick<BookingContext, 'catalog' | 'now'>, tour: CatalogTour, startText: string, departures: DepartureRepository) {
   const start = Temporal.Instant.from(startText)
   const lastDate = lastBookableDate(ctx.catalog, ctx.now)
   const asked = { tour, timeZone: ctx.catalog.instance.timezone, start, now: ctx.now, limits: { by: 'guest', lastDate: lastDate.toString() } } as const

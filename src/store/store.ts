@@ -1,3 +1,4 @@
+import { resellerBookingRepository } from './reseller-bookings.ts'
 import type { DatabaseTarget } from '../config/env.ts'
 import { auditRepository } from './audit.ts'
 import { bookingRepository } from './bookings.ts'
@@ -47,6 +48,8 @@ export interface Store extends Database {
   /** The operator's booking queries: finding by code or id, locking, listing, field changes, history. */
   operatorBookings: ReturnType<typeof operatorBookingRepository>
   departures: ReturnType<typeof departureRepository>
+  /** The bookings reseller keys made through the OCTo API. */
+  resellerBookings: ReturnType<typeof resellerBookingRepository>
   idempotency: ReturnType<typeof idempotencyRepository>
   promoRedemptions: ReturnType<typeof promoRedemptionRepository>
   forms: ReturnType<typeof formRepository>
@@ -83,6 +86,7 @@ export async function openStore(target: DatabaseTarget, options: StoreOptions = 
     bookings: bookingRepository(writer),
     operatorBookings: operatorBookingRepository(writer),
     departures: departureRepository(writer),
+    resellerBookings: resellerBookingRepository(writer),
     idempotency: idempotencyRepository(writer.db),
     promoRedemptions: promoRedemptionRepository(writer.db),
     forms: formRepository(writer),

@@ -1,0 +1,25 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { resolveInstance } from '../http/instance.ts'
+import { requestedCapabilities } from './capabilities.ts'
+import { handleOctoError } from './errors.ts'
+import { requireReseller } from './octo-request.ts'
+import { octoAvailabilityRoutes } from './routes/availability.ts'
+import { octoBookingRoutes } from './routes/bookings.ts'
+import { octoCatalogRoutes } from './routes/catalog.ts'
+
+/** The OCTo supplier API of each instance (docs/resellers.md): its own surface, its own credentials and error shape. */
+export const OCTO_ROUTE_PREFIX = '/octo/:instance'
+
+export const octoApi: FastifyPluginAsyncTypebox = async (app) => {
+  app.decorateRequest('reseller', null)
+  app.setErrorHandler(handleOctoError)
+  app.addHook('onRequest', resolveInstance)
+  app.addHook('onRequest', requireReseller)
+  app.addHook('onSend', (request, reply, payload, done) => {
+    reply.header('Octo-Capabilities', requestedCapabilities(request).join(', '))
+    done(null, payload)
+  })
+  await app.register(octoCatalogRoutes)
+  await app.register(octoAvailabilityRoutes)
+  await app.register(octoBookingRoutes)
+}

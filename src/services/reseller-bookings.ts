@@ -1,0 +1,235 @@
+import { Temporal } from 'temporal-polyfill'
+import { checkedOutStatus } from '../domain/booking-status.ts'
+import { bookingPolicyOf, cancellableUntil, cancellationFee, cancellationFeePercent } from '../domain/cancellation.ts'
+import { policyOf, type BookingRecord } from '../domain/booking.ts'
+import { toStoredInstant } from '../domain/instant-format.ts'
+import { priceBooking } from '../domain/pricing.ts'
+import { unitMix } from '../domain/units.ts'
+import { ApiError } from '../errors/api-error.ts'
+import type { BookingStatus } from '../schemas/booking-status.ts'
+import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
+import { newRowId } from '../store/row-id.ts'
+import type { Store } from '../store/store.ts'
+import type { Plan } from '../store/write-plan.ts'
+import { requirePartyInRange, requireOfferedTour } from './availability.ts'
+import { newBookingCode } from './booking-code.ts'
+import { requireDeparture } from './bookings.ts'
+import { departureOf, seatsFreedBy, takeSeatsOrRefuse } from './booking-seats.ts'
+import type { DepartureMinimum } from './departure-minimum.ts'
+
+/** The reseller key a request came with (src/services/reseller-keys.ts). */
+export interface Reseller {
+  keyId: string
+  name: string
+  /** Tour ids it may sell; null: every tour. */
+  products: string[] | null
+  commissionBasisPoints: number
+}
+
+export interface ResellerContext {
+  catalog: InstanceCatalog
+  reseller: Reseller
+  now: Temporal.Instant
+}
+
+export interface Reservation {
+  uuid: string
+  tourId: string
+  start: string
+  units: Record<string, number>
+  expirationMinutes: number | null
+  resellerReference: string | null
+}
+
+export interface ResellerContact {
+  name: string
+  email: string
+  phone: string | null
+}
+
+/** The longest hold a reseller may ask for (docs/resellers.md). */
+export const MAX_EXPIRATION_MINUTES = 60
+
+/** What a reseller's cancellation did: OCTo's refund, from the booking's own policy. */
+export type Refund = 'FULL' | 'PARTIAL' | 'NONE'
+export const refundOf = (row: Pick<BookingRecord, 'cancellation_fee' | 'total'>): Refund =>
+  !row.cancellation_fee ? 'FULL' : row.cancellation_fee >= row.total ? 'NONE' : 'PARTIAL'
+
+const isLapsed = (row: BookingRecord, now: string) => row.status === 'held' && row.hold_expires_at! <= now
+
+/**
+ * Bookings through the OCTo API: the same seat rule (takeSeatsOrRefuse), state machine
+ * (bookings.transition) and events as guest holds and staff bookings. Each booking has a
+ * session of its own (`octo:<key>:<uuid>`) that no guest can name, locked like a guest's
+ * before its booking is read to change it.
+ */
+export function resellerBookingService(store: Store, minimum: DepartureMinimum) {
+  const { bookings, resellerBookings } = store
+  const sessionOf = (reseller: Reseller, uuid: string) => `octo:${reseller.keyId}:${uuid}`
+
+  /** The key's booking, read under its session's lock; an expired hold is written expired first. */
+  function* lockedBooking(ctx: ResellerContext, uuid: string): Plan<BookingRecord | undefined> {
+    const instanceId = ctx.catalog.instance.ref
+    yield* bookings.lockSession(instanceId, sessionOf(ctx.reseller, uuid))
+    const row = yield* resellerBookings.byUuid(instanceId, ctx.reseller.keyId, uuid)
+    const now = toStoredInstant(ctx.now)
+    if (row && isLapsed(row, now)) {
+      const [expired] = yield* bookings.transition(instanceId, { read: row }, 'held', 'expired', now)
+      if (expired) yield* bookings.changeSeats(seatsFreedBy([expired]))
+      return expired ?? (yield* resellerBookings.byUuid(instanceId, ctx.reseller.keyId, uuid))
+    }
+    return row
+  }
+
+  const noSuchBooking = (uuid: string) => new ApiError('not_found', `No booking of yours has the uuid ${uuid}`)
+
+  return {
+    /** Reserve: holds the seats at once, for `expirationMinutes` (default the instance's hold). The same uuid again answers the same booking. */
+    async reserve(ctx: ResellerContext, input: Reservation): Promise<BookingRecord> {
+      const { catalog, reseller } = ctx
+      const instance = catalog.instance
+      const existing = await resellerBookings.find(instance.ref, reseller.keyId, input.uuid)
+      if (existing) return existing
+      const { catalog: tour } = requireOfferedTour(catalog, input.tourId)
+      const departure = await requireDeparture(ctx, tour, input.start, store.departures)
+      const units = unitMix(tour, { units: input.units })
+      requirePartyInRange(tour.party, units.party)
+      const price = priceBooking({ units, addons: [], promo: null })
+      const now = toStoredInstant(ctx.now)
+      const holdSeconds = input.expirationMinutes === null ? Math.min(instance.holdSeconds, MAX_EXPIRATION_MINUTES * 60) : input.expirationMinutes * 60
+      const sessionId = sessionOf(reseller, input.uuid)
+      const row: BookingRecord = {
+        id: newRowId(), instance_id: instance.ref, session_id: sessionId, tour_id: tour.id,
+        start_at: toStoredInstant(departure.start), end_at: toStoredInstant(departure.end),
+        party: units.party, seats: units.seats, units: JSON.stringify(units.lines), status: 'held', quarantined: 0,
+        addons: JSON.stringify(price.lines), promo_code: null, referral_code: null, currency: instance.currency,
+        subtotal: price.subtotal, addons_total: price.addons, discount: price.discount, total: price.total,
+        hold_expires_at: toStoredInstant(ctx.now.add({ seconds: holdSeconds })),
+        code: null, contact_name: null, contact_email: null, contact_phone: null,
+        cancellable_until: toStoredInstant(cancellableUntil(instance.cancellation_policy, departure.start)),
+        cancellation_fee_percent: null, cancellation_fee: null, cancelled_at: null, created_at: now, updated_at: now, version: 1,
+        channel: 'octo', policy: JSON.stringify(bookingPolicyOf(instance.cancellation_policy)), checked_in_at: null, internal_note: null,
+        decline_reason: null, cancelled_by: null, cancellation_reason: null, fee_waived: null,
+        reseller_key_id: reseller.keyId, reseller_uuid: input.uuid, reseller_reference: input.resellerReference,
+        reseller_commission_basis_points: reseller.commissionBasisPoints,
+      }
+      try {
+        return await store.write(function* () {
+          yield* bookings.lockSession(instance.ref, sessionId)
+          const again = yield* resellerBookings.byUuid(instance.ref, reseller.keyId, input.uuid)
+          if (again) return again
+          yield* takeSeatsOrRefuse(bookings, instance.ref, [{ key: departureOf(row), seats: row.seats, capacity: tour.capacity }], now)
+          yield* bookings.insert(row)
+          return row
+        })
+      } catch (err) {
+        // Two reserves of one uuid at once (PostgreSQL has no session row to lock): the
+        // unique index lets one in, and the other answers the booking it made.
+        const made = err instanceof ApiError ? undefined : await resellerBookings.find(instance.ref, reseller.keyId, input.uuid)
+        if (made) return made
+        throw err
+      }
+    },
+
+    /** The key's booking with this uuid (a lapsed hold is answered expired). */
+    async get(ctx: ResellerContext, uuid: string): Promise<BookingRecord> {
+      const row = await resellerBookings.find(ctx.catalog.instance.ref, ctx.reseller.keyId, uuid)
+      if (!row) throw noSuchBooking(uuid)
+      if (!isLapsed(row, toStoredInstant(ctx.now))) return row
+      return (await store.write(() => lockedBooking(ctx, uuid)))!
+    },
+
+    /** Renews a live hold for `minutes` from now. */
+    async extend(ctx: ResellerContext, uuid: string, minutes: number | null): Promise<BookingRecord> {
+      const instanceId = ctx.catalog.instance.ref
+      const now = toStoredInstant(ctx.now)
+      const seconds = minutes === null ? Math.min(ctx.catalog.instance.holdSeconds, MAX_EXPIRATION_MINUTES * 60) : minutes * 60
+      const outcome = await store.write(function* (): Plan<BookingRecord | string> {
+        const row = yield* lockedBooking(ctx, uuid)
+        if (!row) throw noSuchBooking(uuid)
+        if (row.status !== 'held') return `This booking is ${row.status}: only a reservation on hold can be extended`
+        return (yield* resellerBookings.extendHold(instanceId, row.id, toStoredInstant(ctx.now.add({ seconds })), now))!
+      })
+      if (typeof outcome === 'string') throw new ApiError('invalid_transition', outcome)
+      return outcome
+    },
+
+    /** Confirms a reservation with its contact: CONFIRMED, or PENDING on an on-request tour. Confirming again answers the booking. */
+    async confirm(ctx: ResellerContext, uuid: string, contact: ResellerContact, resellerReference: string | null): Promise<BookingRecord> {
+      const { catalog } = ctx
+      const instanceId = catalog.instance.ref
+      const now = toStoredInstant(ctx.now)
+      const outcome = await store.write(function* (): Plan<BookingRecord | string> {
+        const row = yield* lockedBooking(ctx, uuid)
+        if (!row) throw noSuchBooking(uuid)
+        if (row.status === 'requested' || row.status === 'confirmed') return row
+        if (row.status !== 'held') return `This booking is ${row.status}: reserve again`
+        const tour = catalog.tourById.get(row.tour_id)!.catalog
+        let code = newBookingCode()
+        while (yield* bookings.codeExists(instanceId, code)) code = newBookingCode()
+        const [confirmed] = yield* bookings.transition(instanceId, { read: row }, 'held', checkedOutStatus(tour.confirmation), now, {
+          code, contact_name: contact.name, contact_email: contact.email, contact_phone: contact.phone, hold_expires_at: null,
+          ...resellerReference !== null ? { reseller_reference: resellerReference } : {},
+        })
+        if (!confirmed) return 'The reservation expired before it was confirmed: reserve again'
+        yield* minimum.reportIfReached(catalog, departureOf(confirmed), confirmed.party, now, false)
+        return confirmed
+      })
+      if (typeof outcome === 'string') throw new ApiError('invalid_transition', outcome)
+      return outcome
+    },
+
+    /**
+     * Cancels under the booking's own policy: a hold is released; a request or confirmed
+     * booking is cancelled with the fee of the tier its notice falls in (none for a request),
+     * until its departure starts. Cancelling again answers the cancelled booking.
+     */
+    async cancel(ctx: ResellerContext, uuid: string, reason: string | null): Promise<BookingRecord> {
+      const { catalog } = ctx
+      const instanceId = catalog.instance.ref
+      const now = toStoredInstant(ctx.now)
+      const outcome = await store.write(function* (): Plan<BookingRecord | string> {
+        const row = yield* lockedBooking(ctx, uuid)
+        if (!row) throw noSuchBooking(uuid)
+        if (row.status === 'cancelled' || row.status === 'released') return row
+        if (row.status === 'held') {
+          const [released] = yield* bookings.transition(instanceId, { read: row }, 'held', 'released', now, { cancelled_at: now, cancellation_reason: reason })
+          if (released) yield* bookings.changeSeats(seatsFreedBy([released]))
+          return released ?? 'The reservation changed meanwhile; read it again'
+        }
+        if (row.status !== 'requested' && row.status !== 'confirmed') return `This booking is ${row.status} and cannot be cancelled`
+        const start = Temporal.Instant.from(row.start_at)
+        if (Temporal.Instant.compare(start, ctx.now) <= 0) return 'This booking cannot be cancelled: its departure has started'
+        const feePercent = row.status === 'requested' ? 0 : cancellationFeePercent(policyOf(row, catalog.instance.cancellation_policy), start, ctx.now)
+        const [cancelled] = yield* bookings.transition(instanceId, { read: row }, row.status as BookingStatus, 'cancelled', now, {
+          cancelled_at: now, cancellation_fee_percent: feePercent, cancellation_fee: cancellationFee(row.total, feePercent),
+          cancelled_by: 'guest', cancellation_reason: reason, fee_waived: 0,
+        })
+        if (!cancelled) return 'The booking changed meanwhile; read it again'
+        yield* bookings.changeSeats(seatsFreedBy([cancelled]))
+        return cancelled
+      })
+      if (typeof outcome === 'string') throw new ApiError('cancellation_not_allowed', outcome)
+      return outcome
+    },
+
+    /** Changes the reseller's own fields: its reference and the contact. */
+    async update(ctx: ResellerContext, uuid: string, changes: { resellerReference?: string, contact?: Partial<ResellerContact> }): Promise<BookingRecord> {
+      const instanceId = ctx.catalog.instance.ref
+      const now = toStoredInstant(ctx.now)
+      return store.write(function* () {
+        const row = yield* lockedBooking(ctx, uuid)
+        if (!row) throw noSuchBooking(uuid)
+        const fields = {
+          ...changes.resellerReference !== undefined ? { reseller_reference: changes.resellerReference } : {},
+          ...changes.contact?.name !== undefined ? { contact_name: changes.contact.name } : {},
+          ...changes.contact?.email !== undefined ? { contact_email: changes.contact.email } : {},
+          ...changes.contact?.phone !== undefined ? { contact_phone: changes.contact.phone } : {},
+        }
+        if (Object.keys(fields).length === 0) return row
+        return (yield* resellerBookings.updateResellerFields(instanceId, row.id, fields, now))!
+      })
+    },
+  }
+}
+export type ResellerBookingService = ReturnType<typeof resellerBookingService>

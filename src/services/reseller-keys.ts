@@ -1,0 +1,34 @@
+import { Temporal } from 'temporal-polyfill'
+import { toStoredInstant } from '../domain/instant-format.ts'
+import { RESELLER_ROLE } from '../domain/roles.ts'
+import type { Store } from '../store/store.ts'
+import type { Reseller } from './reseller-bookings.ts'
+import { API_KEY_PATTERN, sha256 } from './staff-auth.ts'
+
+/** A key's last use is written at most this often, as for operator keys (staff-auth.ts). */
+const TOUCH_EVERY_MS = 60_000
+
+/**
+ * Who is calling the OCTo API: the live reseller key a Bearer secret is; `not-reseller` for a
+ * live key of a staff role (refused there, 403); null for no, an unknown or a revoked key (401).
+ */
+export function resellerKeys(store: Store) {
+  return {
+    async identify(instanceRef: string, bearer: string, now: Temporal.Instant): Promise<Reseller | 'not-reseller' | null> {
+      if (!API_KEY_PATTERN.test(bearer)) return null
+      const key = await store.staff.findKey(instanceRef, sha256(bearer))
+      if (!key || key.revoked_at !== null) return null
+      if (key.role !== RESELLER_ROLE) return 'not-reseller'
+      if (key.last_used_at === null || now.epochMilliseconds - Date.parse(key.last_used_at) >= TOUCH_EVERY_MS) {
+        await store.write(() => store.staff.touchKey(instanceRef, key.id, toStoredInstant(now)))
+      }
+      return {
+        keyId: key.id,
+        name: key.name,
+        products: key.products === null ? null : JSON.parse(key.products) as string[],
+        commissionBasisPoints: key.commission_basis_points ?? 0,
+      }
+    },
+  }
+}
+export type ResellerKeys = ReturnType<typeof resellerKeys>

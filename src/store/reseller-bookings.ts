@@ -1,0 +1,61 @@
+import type { BookingRecord } from '../domain/booking.ts'
+import type { Database } from './database.ts'
+import { statement, type Plan } from './write-plan.ts'
+
+/** What a reseller may look its bookings up by (GET /octo/…/bookings); each given filter must hold. */
+export interface ResellerBookingFilter {
+  resellerReference?: string
+  supplierReference?: string
+  /** Local departure dates as stored instants: start_at in [from, until). */
+  startFrom?: string
+  startUntil?: string
+  tourId?: string
+}
+
+/** The bookings a reseller key made through the OCTo API (docs/resellers.md). */
+export function resellerBookingRepository({ read }: Database) {
+  return {
+    /** The key's booking with this uuid, read inside a plan. */
+    *byUuid(instanceId: string, keyId: string, uuid: string): Plan<BookingRecord | undefined> {
+      const { rows } = yield* statement<BookingRecord>('select * from bookings where instance_id = ? and reseller_key_id = ? and reseller_uuid = ?', [instanceId, keyId, uuid])
+      return rows[0]
+    },
+
+    async find(instanceId: string, keyId: string, uuid: string): Promise<BookingRecord | undefined> {
+      const self = this
+      return read(function* () { return yield* self.byUuid(instanceId, keyId, uuid) })
+    },
+
+    /** The key's bookings matching every filter, oldest first, at most `limit`. */
+    async list(instanceId: string, keyId: string, filter: ResellerBookingFilter, limit: number): Promise<BookingRecord[]> {
+      const where = ['instance_id = ?', 'reseller_key_id = ?']
+      const params: unknown[] = [instanceId, keyId]
+      if (filter.resellerReference !== undefined) { where.push('reseller_reference = ?'); params.push(filter.resellerReference) }
+      if (filter.supplierReference !== undefined) { where.push('code = ?'); params.push(filter.supplierReference) }
+      if (filter.startFrom !== undefined) { where.push('start_at >= ?'); params.push(filter.startFrom) }
+      if (filter.startUntil !== undefined) { where.push('start_at < ?'); params.push(filter.startUntil) }
+      if (filter.tourId !== undefined) { where.push('tour_id = ?'); params.push(filter.tourId) }
+      return read(function* () {
+        const { rows } = yield* statement<BookingRecord>(`select * from bookings where ${where.join(' and ')} order by created_at, id limit ?`, [...params, limit])
+        return rows
+      })
+    },
+
+    /** Renews a live hold: the new expiry, while it is still held and unexpired at `at`. */
+    *extendHold(instanceId: string, id: string, expiresAt: string, at: string): Plan<BookingRecord | undefined> {
+      const { rows } = yield* statement<BookingRecord>(`update bookings set hold_expires_at = ?, updated_at = ?, version = version + 1
+        where instance_id = ? and id = ? and status = 'held' and hold_expires_at > ? returning *`, [expiresAt, at, instanceId, id, at])
+      return rows[0]
+    },
+
+    /** The reseller's own fields of its booking: its reference, and the contact it gives. */
+    *updateResellerFields(instanceId: string, id: string, changes: Partial<Pick<BookingRecord, 'reseller_reference' | 'contact_name' | 'contact_email' | 'contact_phone'>>,
+      at: string): Plan<BookingRecord | undefined> {
+      const columns = Object.keys(changes) as Array<keyof typeof changes>
+      const set = ['updated_at = ?', 'version = version + 1', ...columns.map((c) => `${c} = ?`)].join(', ')
+      const { rows } = yield* statement<BookingRecord>(`update bookings set ${set} where instance_id = ? and id = ? returning *`,
+        [at, ...columns.map((c) => changes[c]), instanceId, id])
+      return rows[0]
+    },
+  }
+}
