@@ -7,7 +7,7 @@ import { bookingView } from '../api/booking-view.ts'
 import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 import type { HistoryEntry } from '../services/booking-history.ts'
 import { addonLinesOf, policyOf, unitLinesOf, type BookingRecord } from '../domain/booking.ts'
-import { describeUnits, type UnitLine } from '../domain/units.ts'
+import { describeUnits, onlyImplicitUnit, type UnitLine } from '../domain/units.ts'
 
 /** The operator's record of a booking: the guest's, and what only the operator sees. */
 export function operatorBookingView(row: BookingRecord, catalog: InstanceCatalog): OperatorBooking {
@@ -65,7 +65,10 @@ function historyChanges(before: Record<string, unknown> | null, after: Record<st
     if (field === 'addons' && typeof value === 'string') return (JSON.parse(value) as Array<{ id: string, quantity: number }>).map((a) => `${a.quantity} × ${a.id}`).join('; ')
     return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? value : JSON.stringify(value)
   }
-  return Object.keys(after).filter((field) => !NOT_SHOWN.has(field) && (before[field] ?? null) !== (after[field] ?? null))
+  // A booking of the implicit person unit before and after: its seats and units are its party, shown once.
+  const followsParty = [before, after].every((side) => typeof side.units !== 'string' || onlyImplicitUnit(JSON.parse(side.units) as UnitLine[]))
+  return Object.keys(after).filter((field) => !NOT_SHOWN.has(field) && (before[field] ?? null) !== (after[field] ?? null)
+    && !(followsParty && (field === 'seats' || field === 'units')))
     .map((field) => ({ field: FIELD_NAMES[field] ?? field, from: shown(field, before[field]), to: shown(field, after[field]) }))
 }
 
