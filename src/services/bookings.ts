@@ -44,7 +44,7 @@ export interface CheckoutDetails {
   phone: string | null
 }
 
-/** The terms the booking was made under (the instance's current ones only for bookings older than migration 008). */
+/** A hold whose time has run out by `now`, whether or not it has been swept yet. */
 const isLapsed = (row: BookingRecord, now: string) => row.status === 'held' && row.hold_expires_at! <= now
 
 /** The one answer to a lookup that finds nothing: whether the code exists, or the token ever named a booking, is not told. */
@@ -159,10 +159,8 @@ export function bookingService(store: Store, minimum: DepartureMinimum) {
         discount: price.discount,
         total: price.total,
         hold_expires_at: toStoredInstant(ctx.now.add({ seconds: instance.holdSeconds })),
-        code: null,
-        contact_name: null,
-        contact_email: null,
-        contact_phone: null,
+        // The code and the contact come at checkout.
+        code: null, contact_name: null, contact_email: null, contact_phone: null,
         cancellable_until: toStoredInstant(cancellableUntil(instance.cancellation_policy, departure.start)),
         cancellation_fee_percent: null,
         cancellation_fee: null,
