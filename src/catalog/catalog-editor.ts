@@ -2,7 +2,7 @@ import { Ajv, type ErrorObject } from 'ajv'
 import addFormats from 'ajv-formats'
 import { Temporal } from 'temporal-polyfill'
 import { Type } from 'typebox'
-import { diffCatalog, samePolicyTerms, type CatalogChange, type TourPositions } from '../domain/catalog-diff.ts'
+import { changeSummary, diffCatalog, samePolicyTerms, type CatalogChange, type TourPositions } from '../domain/catalog-diff.ts'
 import { catalogIssues, type OtherTours } from '../domain/catalog-rules.ts'
 import { formatStoredInZone, fromStoredInstant, toStoredInstant } from '../domain/instant-format.ts'
 import { jsonEqual } from '../domain/json-equal.ts'
@@ -79,7 +79,7 @@ export interface CatalogEditResult {
   dry_run: boolean
   /** The instance's catalog version after the edit (unchanged when nothing changed, or on a dry run). */
   catalog_version: number
-  changes: Array<{ action: string, target: CatalogChange['target'], fields: string[] }>
+  changes: Array<ReturnType<typeof changeSummary>>
   orphaned_departures: OrphanedDeparture[]
   capacity_kept: KeptCapacity[]
   /** The instance as edited; of a part edit, the part (the instance's own fields, policy and promo codes, and the tours of the scope). */
@@ -217,7 +217,7 @@ export function catalogEditor(store: Store) {
       instance: { prefix: after.prefix, ref },
       dry_run: options.dryRun ?? false,
       catalog_version: newVersion,
-      changes: changes.map((c) => ({ action: c.action, target: c.target, fields: Object.keys(c.after ?? c.before ?? {}) })),
+      changes: changes.map(changeSummary),
       orphaned_departures: orphaned,
       capacity_kept: kept,
       catalog: after,

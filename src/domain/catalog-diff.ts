@@ -1,5 +1,6 @@
-import type { CatalogInstance, CatalogPolicy, CatalogPromoCode, CatalogTour } from '../schemas/catalog.ts'
+import type { CatalogInstance, CatalogPolicy, CatalogPromoCode, CatalogTour, CatalogUnit } from '../schemas/catalog.ts'
 import { jsonEqual } from './json-equal.ts'
+import { IMPLICIT_UNIT_ID } from './units.ts'
 
 export type CatalogTargetType = 'instance' | 'policy' | 'tour' | 'promo_code'
 
@@ -96,4 +97,40 @@ export function diffCatalog(before: CatalogInstance | null, after: CatalogInstan
   })
   for (const [code, { position: _, ...promo }] of promosBefore) changes.push({ action: 'promo_code.deleted', target: { type: 'promo_code', id: code }, before: promo, after: null })
   return changes
+}
+
+/**
+ * What changed in a tour's units, unit by unit (docs/units.md): "child added", "infant removed",
+ * "adult: price, max_quantity", "order: child, adult". A tour without units has only its implicit
+ * "person", so gaining units removes it and losing them all brings it back.
+ */
+export function unitChanges(before: readonly CatalogUnit[] | null, after: readonly CatalogUnit[] | null): string[] {
+  if (before === null && after === null) return []
+  const implicit = `${IMPLICIT_UNIT_ID} (implicit, at the tour's price)`
+  if (before === null) return [`${implicit} removed`, ...after!.map((unit) => `${unit.id} added`)]
+  if (after === null) return [...before.map((unit) => `${unit.id} removed`), `${implicit} added`]
+  const old = new Map(before.map((unit) => [unit.id, unit]))
+  const kept = new Set(after.map((unit) => unit.id))
+  const lines = before.filter((unit) => !kept.has(unit.id)).map((unit) => `${unit.id} removed`)
+  for (const unit of after) {
+    const was = old.get(unit.id)
+    if (!was) lines.push(`${unit.id} added`)
+    else {
+      const fields = changedFields(was, unit)
+      if (fields) lines.push(`${unit.id}: ${Object.keys(fields.after).join(', ')}`)
+    }
+  }
+  const orderBefore = before.map((unit) => unit.id).filter((id) => kept.has(id))
+  const orderAfter = after.map((unit) => unit.id).filter((id) => old.has(id))
+  if (!same(orderBefore, orderAfter)) lines.push(`order: ${after.map((unit) => unit.id).join(', ')}`)
+  return lines
+}
+
+/** A change as an edit's answer lists it: the fields it changes and, for a tour's units, what changed in them. */
+export function changeSummary({ action, target, before, after }: CatalogChange) {
+  const fields = Object.keys(after ?? before ?? {})
+  const units = action === 'tour.updated' && fields.includes('units')
+    ? { unit_changes: unitChanges(before!.units as CatalogUnit[] | null, after!.units as CatalogUnit[] | null) }
+    : {}
+  return { action, target, fields, ...units }
 }

@@ -43,9 +43,10 @@ function summaryText({ instance, dry_run, catalog_version, changes, orphaned_dep
   const count = changes.length === 0 ? 'no changes' : `${changes.length} change${changes.length === 1 ? '' : 's'}`
   const state = dry_run ? (changes.length === 0 ? '' : ' (dry run: nothing changed)') : `, catalog version ${catalog_version}`
   const lines = [`${instance.prefix} (${instance.ref}): ${count}${state}`]
-  for (const { action, target, fields } of changes) {
-    const detail = action.endsWith('.updated') ? `: ${fields.join(', ')}` : ''
-    lines.push(`  ${action} ${target.id}${detail}`)
+  for (const change of changes) {
+    const detail = change.action.endsWith('.updated') ? `: ${change.fields.join(', ')}` : ''
+    lines.push(`  ${change.action} ${change.target.id}${detail}`)
+    if (change.unit_changes) lines.push(`    units: ${change.unit_changes.join('; ')}`)
   }
   for (const d of orphaned_departures) lines.push(`  orphaned departure ${d.tour_id} ${d.start}: off the schedule, kept for ${d.seats_taken} seats taken`)
   for (const d of capacity_kept) {

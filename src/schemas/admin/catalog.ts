@@ -32,6 +32,13 @@ export const PromoCodeParams = Type.Object({
 export const TourListQuery = Type.Object({ ...PageQuery }, { additionalProperties: false })
 export const PromoCodeListQuery = Type.Object({ ...PageQuery }, { additionalProperties: false })
 
+/** Adult, child and infant on a lap; the tour's price is the adult's (src/domain/catalog-rules.ts). */
+const exampleUnits = (adultPrice: number) => [
+  { id: 'adult', type: 'adult', name: 'Adult', price: adultPrice, min_age: 13 },
+  { id: 'child', type: 'child', name: 'Child', price: 1200, min_age: 4, max_age: 12, accompanied_by: ['adult'] },
+  { id: 'infant', type: 'infant', name: 'Infant', description: 'On a lap, no seat', price: 0, seats: 0, max_age: 3, max_quantity: 2, accompanied_by: ['adult'] },
+]
+
 const TOUR_EXAMPLE = {
   id: 'tram-28-ride',
   title: 'Tram 28 Ride & Graça Viewpoints',
@@ -42,6 +49,7 @@ const TOUR_EXAMPLE = {
   languages: ['en', 'pt'],
   tags: ['tram', 'viewpoints'],
   price: 2500,
+  units: exampleUnits(2500),
   party: { min: 1, max: 8 },
   capacity: 12,
   cutoff_minutes: 60,
@@ -71,12 +79,12 @@ const tourId = Type.Optional(Type.String({ ...tourFields.id, description: 'May b
 /** PUT /tours/{id}: the whole tour. */
 export const TourReplacement = named('TourReplacement', Type.Object({ ...tourFieldsButId, id: tourId }, {
   additionalProperties: false,
-  examples: [{ ...TOUR_EXAMPLE, price: 2800 }],
+  examples: [{ ...TOUR_EXAMPLE, price: 2800, units: exampleUnits(2800) }],
 }))
 
-const nullableFields = Type.Required(Type.Pick(CatalogTour, ['min_participants', 'min_participants_deadline_hours', 'translations'])).properties
+const nullableFields = Type.Required(Type.Pick(CatalogTour, ['min_participants', 'min_participants_deadline_hours', 'translations', 'units'])).properties
 
-/** PATCH /tours/{id}: top-level fields replace the tour's (a nested object, such as party or translations, is given whole); null removes the minimum to run or the translations. */
+/** PATCH /tours/{id}: top-level fields replace the tour's (a nested object, such as party, units or translations, is given whole); null removes the minimum to run, the translations or the units. */
 export const TourPatch = named('TourPatch', Type.Object({
   ...Type.Partial(Type.Object(tourFieldsButId)).properties,
   id: tourId,
@@ -84,6 +92,9 @@ export const TourPatch = named('TourPatch', Type.Object({
   min_participants_deadline_hours: Type.Optional(Type.Union([nullableFields.min_participants_deadline_hours, Type.Null()],
     { description: 'Hours before the start at which the minimum is decided; null: the default, 24' })),
   translations: Type.Optional(Type.Union([nullableFields.translations, Type.Null()], { description: "The tour's texts in other languages, given whole; null removes every translation" })),
+  units: Type.Optional(Type.Union([nullableFields.units, Type.Null()], {
+    description: 'The price categories, given whole (the first one\'s price must be the tour\'s price: send both when it changes); '
+      + 'null removes them: the tour goes back to one implicit unit, "person", at its price' })),
 }, {
   additionalProperties: false,
   minProperties: 1,
@@ -163,6 +174,9 @@ export const CatalogChange = named('CatalogChange', Type.Object({
   action: Type.String({ description: 'As in the audit log without its catalog. prefix: settings.updated, policy.published, tour.created, tour.updated, tour.archived, tour.unarchived, tour.deleted, promo_code.created, promo_code.updated, promo_code.deleted' }),
   target: ChangeTarget,
   fields: Type.Array(Type.String(), { description: 'The fields it changes (the audit entry holds them before and after)' }),
+  unit_changes: Type.Optional(Type.Array(Type.String(), {
+    description: 'Of a tour.updated whose units changed, each unit added, removed or changed by id ("child added", "adult: price", '
+      + '"order: adult, child"); a tour that gains or loses all its units counts the implicit "person" (docs/units.md)' })),
 }))
 
 export const OrphanedDeparture = named('OrphanedDeparture', Type.Object({
