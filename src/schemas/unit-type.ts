@@ -1,11 +1,9 @@
 import { type Static } from 'typebox'
 import { OneOf } from './common.ts'
+import { UNIT_TYPES } from './unit-type-list.ts'
 
-/**
- * What a price category is, in OCTo's words (its unit types) written in lower case: the one list
- * the catalog, the guest and operator records and the OCTo surface share.
- */
-export const UNIT_TYPES = ['adult', 'youth', 'child', 'infant', 'senior', 'student', 'military', 'family', 'other'] as const
+/** The unit types (src/schemas/unit-type-list.ts) as a schema. */
+export { UNIT_TYPES }
 export const UnitType = OneOf(UNIT_TYPES, { description: "What the unit is, one of OCTo's unit types in lower case" })
 export type UnitType = Static<typeof UnitType>
 
