@@ -5,3 +5,6 @@
  * src/schemas/booking-status.ts does); the schema is src/schemas/unit-type.ts.
  */
 export const UNIT_TYPES = ['adult', 'youth', 'child', 'infant', 'senior', 'student', 'military', 'family', 'other'] as const
+
+/** The most units one tour lists. */
+export const MAX_UNITS = 10

@@ -165,6 +165,48 @@ test(`import --dry-run on ${testDialect} prints what would change and changes no
   assert.deepEqual([...lisbon.instances, ...nyc.instances], demoCatalog().instances)
 })
 
+test(`units on ${testDialect}: --dry-run says what changes in them, the export writes them back exactly as imported, a broken one is named`, async (t) => {
+  const { run, file, exported } = await setting(t)
+  const catalog = demoCatalog()
+  const sail = catalog.instances[0].tours.find((tour: any) => tour.id === 'tagus-sunset-sail')
+  const [adult, child] = sail.units
+  // Keys in an order of the operator's own, optional fields left out: written back as they are, not with defaults filled in.
+  const senior = { price: 5500, name: 'Senior', type: 'senior', id: 'senior', min_age: 65 }
+  sail.units = [{ ...adult, price: 7000 }, senior, { ...child, max_quantity: 6 }]
+  sail.price = 7000
+  const alfama = catalog.instances[0].tours.find((tour: any) => tour.id === 'alfama-walk')
+  alfama.units = [{ id: 'person', type: 'adult', name: 'Person', price: alfama.price }]
+  const path = file('units.json', catalog)
+
+  const dry = succeeded(await run(['catalog', 'import', path, '--dry-run', '--format', 'text']))
+  assert.equal(dry.stdout, [
+    'lisbon (lx4t7k2m): 2 changes (dry run: nothing changed)',
+    '  tour.updated alfama-walk: units',
+    "    units: person (implicit, at the tour's price) removed; person added",
+    '  tour.updated tagus-sunset-sail: price, units',
+    '    units: infant removed; adult: price; senior added; child: max_quantity; order: adult, senior, child',
+    'nyc (ny8h3p5r): no changes',
+    '',
+  ].join('\n'))
+  const json = JSON.parse(succeeded(await run(['catalog', 'import', path, '--format', 'json'])).stdout)
+  assert.deepEqual(json[0].changes.map((c: any) => [c.target.id, c.fields, c.unit_changes]), [
+    ['alfama-walk', ['units'], ["person (implicit, at the tour's price) removed", 'person added']],
+    ['tagus-sunset-sail', ['price', 'units'], ['infant removed', 'adult: price', 'senior added', 'child: max_quantity', 'order: adult, senior, child']],
+  ])
+  const [lisbon] = (await exported('lisbon')).instances
+  const tourIn = (id: string) => lisbon.tours.find((tour: any) => tour.id === id)
+  assert.equal(JSON.stringify(tourIn('tagus-sunset-sail').units), JSON.stringify(sail.units), 'the same text: key order, and no default added')
+  assert.equal(JSON.stringify(tourIn('alfama-walk').units), JSON.stringify(alfama.units))
+  assert.equal('units' in tourIn('port-wine-tasting'), false, 'a tour without units is exported without')
+
+  sail.units[2] = { ...sail.units[2], accompanied_by: ['grown-up'] }
+  failed(await run(['catalog', 'import', file('unknown-unit.json', catalog)]),
+    /unknown-unit\.json: instances\[0\]\.tours\[1\]\.units\[2\]\.accompanied_by names unknown unit "grown-up"/)
+  sail.units[2] = { ...child, max_quantity: 6 }
+  sail.price = 6500
+  failed(await run(['catalog', 'import', file('price.json', catalog)]), /price\.json: instances\[0\]\.tours\[1\]\.price must be the first unit's price, 7000/)
+})
+
 test(`an invalid file on ${testDialect} exits 1 with one line naming the field, and nothing is applied`, async (t) => {
   const { run, file, exported } = await setting(t)
   const broken = (name: string, edit: (catalog: any) => void) => {

@@ -186,6 +186,30 @@ export function TextField({ path, label, value, onInput, hint, type = 'text', in
   )
 }
 
+/** A labelled select for one field; the API's error for the field appears under it. */
+export function SelectField({ path, label, value, options, onChange, hint }: {
+  path: string
+  label: string
+  value: string
+  options: { value: string, label: string }[]
+  onChange: (value: string) => void
+  hint?: ComponentChildren
+}) {
+  const { prefix, errors } = useContext(FormContext)
+  const id = fieldId(prefix, path)
+  const error = errors[path]
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <select id={id} name={path} data-field={path} data-label={label} value={value} {...describedBy({ id, hint, error })}
+        onChange={(event) => onChange((event.currentTarget as HTMLSelectElement).value)}>
+        {options.map((option) => <option key={option.value} value={option.value}>{option.label}</option>)}
+      </select>
+      <Notes id={id} hint={hint} error={error} />
+    </div>
+  )
+}
+
 interface ChoicesProps {
   path: string
   legend: string

@@ -1,5 +1,7 @@
 import type { AdminApi } from '../api.ts'
 import type { CatalogAddon, CatalogPolicy, CatalogPromoCode, CatalogTour, ScheduleRule } from '../../../src/schemas/catalog.ts'
+import { integerOf, rowKey, type DraftProblem } from './catalog-drafts.ts'
+import { unitDraft, unitsOf, type UnitDraft } from './catalog-units-model.ts'
 
 /**
  * The catalog as the back office edits it: the operator API's records (the catalog file's
@@ -7,7 +9,8 @@ import type { CatalogAddon, CatalogPolicy, CatalogPromoCode, CatalogTour, Schedu
  * text), and the conversions between the two.
  */
 
-export type { CatalogPolicy, CatalogPromoCode, CatalogTour }
+export type { CatalogPolicy, CatalogPromoCode, CatalogTour, DraftProblem, UnitDraft }
+export { integerOf, rowKey }
 export type OperatorTour = CatalogTour & { archived: boolean }
 export type OperatorPromoCode = CatalogPromoCode & { uses: number }
 
@@ -15,7 +18,7 @@ export type OperatorPromoCode = CatalogPromoCode & { uses: number }
 export interface EditSummary {
   dry_run: boolean
   catalog_version: number
-  changes: { action: string, target: { type: string, id: string }, fields: string[] }[]
+  changes: { action: string, target: { type: string, id: string }, fields: string[], unit_changes?: string[] }[]
   orphaned_departures: { tour_id: string, start: string, seats_taken: number }[]
   capacity_kept: { tour_id: string, start: string, capacity: number, seats_taken: number, reason: string }[]
 }
@@ -90,12 +93,6 @@ export class Money {
   }
 }
 
-/** A whole number as typed: null when empty; the text itself when it is no number, for the API to name. */
-export function integerOf(text: string): number | string | null {
-  const trimmed = text.trim()
-  if (trimmed === '') return null
-  return /^-?\d+$/.test(trimmed) ? Number(trimmed) : trimmed
-}
 
 /** A decimal number as typed (a comma may be the decimal point); null when empty, the text when it is no number. */
 export function decimalOf(text: string): number | string | null {
@@ -118,9 +115,6 @@ const TIME = /^([01][0-9]|2[0-3]):[0-5][0-9]$/
 
 export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const
 
-/** Local keys for the rows of a draft list, so that Preact keeps each row's inputs when one is removed. */
-let nextKey = 1
-export const rowKey = () => nextKey++
 
 export interface AddonDraft { key: number, id: string, name: string, description: string, price: string, per: 'booking' | 'person', max_quantity: string }
 export interface RuleDraft { key: number, from: string, until: string, weekdays: string[], times: string }
@@ -136,6 +130,8 @@ export interface TourDraft {
   languages: string
   tags: string
   price: string
+  /** Its price categories; none: every guest pays `price` (the implicit "person"). */
+  units: UnitDraft[]
   party: { min: string, max: string }
   capacity: string
   cutoff_minutes: string
@@ -168,6 +164,7 @@ export function tourDraft(tour: CatalogTour, money: Money): TourDraft {
     languages: tour.languages.join(', '),
     tags: tour.tags.join(', '),
     price: money.text(tour.price),
+    units: (tour.units ?? []).map((unit) => unitDraft(unit, money)),
     party: { min: String(tour.party.min), max: String(tour.party.max) },
     capacity: String(tour.capacity),
     cutoff_minutes: String(tour.cutoff_minutes),
@@ -186,7 +183,7 @@ export function newTourDraft(today: string): TourDraft {
   return {
     id: '', title: '', summary: '', description: '', duration_minutes: '120',
     meeting_point: { name: '', address: '', lat: '', lng: '' },
-    languages: 'en', tags: '', price: '', party: { min: '1', max: '10' }, capacity: '10', cutoff_minutes: '60', confirmation: 'instant',
+    languages: 'en', tags: '', price: '', units: [], party: { min: '1', max: '10' }, capacity: '10', cutoff_minutes: '60', confirmation: 'instant',
     addons: [],
     schedule: [{ key: rowKey(), from: today, until: `${Number(y) + 1}-${m}-${d}`, weekdays: [...WEEKDAYS], times: '10:00' }],
     blackouts: '', min_participants: '', min_participants_deadline_hours: '',
@@ -198,8 +195,6 @@ export function slugOf(title: string): string {
   return title.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 64)
 }
 
-/** A problem the form finds before asking the API: only what cannot be sent at all (an amount that is no amount). */
-export interface DraftProblem { field: string, message: string }
 
 /**
  * The tour a draft describes, in the API's format, and the amounts that could not be read.
@@ -212,6 +207,7 @@ export function tourOf(draft: TourDraft, money: Money): { tour: Record<string, u
     if (minor === null) problems.push({ field, message: `Write an amount in ${money.currency}, such as ${money.text(Math.round(19.5 * 10 ** money.digits))}.` })
     return minor
   }
+  const units = unitsOf(draft.units, money)
   const tour: Record<string, unknown> = {
     id: draft.id.trim(),
     title: draft.title.trim(),
@@ -224,7 +220,9 @@ export function tourOf(draft: TourDraft, money: Money): { tour: Record<string, u
     },
     languages: wordsOf(draft.languages),
     tags: itemsOf(draft.tags),
-    price: amount('price', draft.price),
+    // With units the tour's price is its first unit's (src/domain/catalog-rules.ts): the form keeps them equal.
+    price: draft.units.length > 0 ? units.units![0].price : amount('price', draft.price),
+    units: units.units,
     party: { min: integerOf(draft.party.min), max: integerOf(draft.party.max) },
     capacity: integerOf(draft.capacity),
     cutoff_minutes: integerOf(draft.cutoff_minutes),
@@ -238,18 +236,19 @@ export function tourOf(draft: TourDraft, money: Money): { tour: Record<string, u
     min_participants: integerOf(draft.min_participants),
     min_participants_deadline_hours: integerOf(draft.min_participants_deadline_hours),
   }
-  return { tour, problems }
+  return { tour, problems: [...problems, ...units.problems] }
 }
 
-/** The body of POST /tours: the whole tour, the optional minimum to run left out when empty. */
+/** The body of POST /tours: the whole tour, the optional minimum to run and units left out when empty. */
 export function newTourBody(tour: Record<string, unknown>): Record<string, unknown> {
   const body = { ...tour }
+  if (body.units === null) delete body.units
   if (body.min_participants === null) delete body.min_participants
   if (body.min_participants_deadline_hours === null) delete body.min_participants_deadline_hours
   return body
 }
 
-/** The body of PATCH /tours/{id}: the top-level fields that differ from the tour as loaded (null removes the minimum to run). */
+/** The body of PATCH /tours/{id}: the top-level fields that differ from the tour as loaded (null removes the minimum to run, or the units). */
 export function changedFields(original: Record<string, unknown>, edited: Record<string, unknown>): Record<string, unknown> {
   const changed: Record<string, unknown> = {}
   for (const [field, value] of Object.entries(edited)) {

@@ -9,6 +9,7 @@ import {
   type AddonDraft, type EditSummary, type OperatorTour, type TourDraft,
 } from './catalog-model.ts'
 import { ScheduleEditor } from './catalog-schedule.tsx'
+import { UnitsEditor } from './catalog-units.tsx'
 import { CatalogNav } from './catalog-nav.tsx'
 
 type TourAnswer = EditSummary & { tour: OperatorTour }
@@ -43,7 +44,10 @@ export function NewTourView() {
 /** What a saved edit did, in a sentence or two: the fields changed, and departures that kept what they had. */
 function savedText(answer: EditSummary, formats: ReturnType<typeof useOffice>['formats']): string {
   const fields = answer.changes.flatMap((change) => change.fields)
-  const parts = [fields.length === 0 ? 'Nothing had changed.' : `Saved ${formats.list(fields.map((f) => f.replaceAll('_', ' ')))}; guests see it now.`]
+  const named = (field: string) => (field === 'units' ? 'price categories' : field.replaceAll('_', ' '))
+  const parts = [fields.length === 0 ? 'Nothing had changed.' : `Saved ${formats.list(fields.map(named))}; guests see it now.`]
+  const unitChanges = answer.changes.flatMap((change) => change.unit_changes ?? [])
+  if (unitChanges.length > 0) parts.push(`Price categories: ${unitChanges.join('; ')}.`)
   if (answer.orphaned_departures.length > 0) {
     parts.push(`${answer.orphaned_departures.length} booked ${answer.orphaned_departures.length === 1 ? 'departure is' : 'departures are'} no longer on the schedule and kept for their bookings: `
       + `${formats.list(answer.orphaned_departures.map((d) => formats.dateTime(d.start)))}.`)
@@ -175,8 +179,11 @@ function TourEditor({ tour, onSaved }: { tour: OperatorTour | null, onSaved?: (t
 
           <section class="card catalog-section" aria-labelledby="tour-booking">
             <h2 id="tour-booking">Price and seats</h2>
-            <TextField path="price" label={`Price per person (${money.currency})`} prefix={money.symbol} inputMode="decimal" value={draft.price}
-              onInput={(value) => set({ price: value })} hint={money.parse(draft.price) !== null ? `Guests see ${formats.price(money.parse(draft.price)!)} per person` : undefined} />
+            {draft.units.length === 0
+              ? <TextField path="price" label={`Price per person (${money.currency})`} prefix={money.symbol} inputMode="decimal" value={draft.price}
+                  onInput={(value) => set({ price: value })} hint={money.parse(draft.price) !== null ? `Guests see ${formats.price(money.parse(draft.price)!)} per person` : undefined} />
+              : <TextField path="price" label={`Price (${money.currency})`} prefix={money.symbol} inputMode="decimal" value={draft.units[0].price} readOnly onInput={() => {}}
+                  hint={`The first price category's (${draft.units[0].name || 'category 1'}): change it under Price categories`} />}
             <div class="field-pair">
               <TextField path="party.min" label="Fewest people per booking" type="number" inputMode="numeric" value={draft.party.min}
                 onInput={(value) => set({ party: { ...draft.party, min: value } })} />
@@ -199,6 +206,8 @@ function TourEditor({ tour, onSaved }: { tour: OperatorTour | null, onSaved?: (t
                 value={draft.min_participants_deadline_hours} onInput={(value) => set({ min_participants_deadline_hours: value })} hint="Empty: 24 hours" />
             </div>
           </section>
+
+          <UnitsEditor draft={draft} onChange={setDraft} money={money} />
 
           <section class="card catalog-section" aria-labelledby="tour-addons">
             <h2 id="tour-addons">Add-ons</h2>
