@@ -43,7 +43,7 @@ async function tourPrice(node: ServerProcess, prefix: string, tourId: string): P
   return ((await res.json()) as { price: { amount: number } }).price.amount
 }
 
-test(`a price changed through one node's operator API is served by the other node within 2 s (${NODES} processes on ${testDialect})`, async (t) => {
+test(`a price or units changed through one node's operator API is served by the other node within 2 s (${NODES} processes on ${testDialect})`, async (t) => {
   const { nodes: [a, b], cli } = await cluster(t)
   const added = await cli(['staff', 'add', '--instance', 'lisbon', '--email', 'maria@example.pt', '--name', 'Maria Costa', '--role', 'manager', '--password-stdin'], `${STAFF_PASSWORD}\n`)
   assert.equal(added.code, 0, added.stderr)
@@ -61,7 +61,28 @@ test(`a price changed through one node's operator API is served by the other nod
     t.diagnostic(`round ${round + 1}: the other node served the new price ${delay.toFixed(0)} ms after the edit was answered`)
     assert.ok(delay <= PROPAGATION_LIMIT_MS, `${delay.toFixed(0)} ms`)
   }
+
+  // Units are part of the tour's row (catalog_tours.units), so they follow its version as a price does.
+  const units = [{ id: 'adult', type: 'adult', name: 'Adult', price: 2500 }, { id: 'child', type: 'child', name: 'Child', price: 1200, accompanied_by: ['adult'] }]
+  for (const [round, edit] of [{ units }, { units: [units[0], { ...units[1], price: 1300 }] }, { units: null }].entries()) {
+    const expected = edit.units === null ? 'person:2500' : edit.units.map((unit) => `${unit.id}:${unit.price}`).join(',')
+    assert.notEqual(await tourUnits(b, 'lisbon', 'alfama-walk'), expected)
+    const edited = await manager.patch('/tours/alfama-walk', edit)
+    const since = performance.now()
+    assert.equal(edited.status, 200, edited.text)
+    assert.equal(await tourUnits(a, 'lisbon', 'alfama-walk'), expected, 'the node that made the change serves it at once')
+    const delay = await delayUntil(async () => await tourUnits(b, 'lisbon', 'alfama-walk') === expected, since)
+    t.diagnostic(`units round ${round + 1}: the other node served ${expected} ${delay.toFixed(0)} ms after the edit was answered`)
+    assert.ok(delay <= PROPAGATION_LIMIT_MS, `${delay.toFixed(0)} ms`)
+  }
 })
+
+/** A tour's units as a node's guest API lists them: "adult:2500,child:1200". */
+async function tourUnits(node: ServerProcess, prefix: string, tourId: string): Promise<string | null> {
+  const res = await fetch(`${node.origin}/api/${prefix}/tours/${tourId}`)
+  if (res.status !== 200) return null
+  return ((await res.json()) as { units: { id: string, price: { amount: number } }[] }).units.map((unit) => `${unit.id}:${unit.price.amount}`).join(',')
+}
 
 test(`a new instance imported while ${NODES} nodes run on ${testDialect} is served by every node within 2 s`, async (t) => {
   const { nodes, dir, cli } = await cluster(t)
