@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import type { Browser } from 'playwright-core'
@@ -5,22 +8,31 @@ import { freshDatabase, type FreshDatabase } from '../helpers/database.ts'
 import { assertAccessible, browserSkipReason, focused, launchBrowser, openGuestPage, screenshot, tabTo } from '../helpers/browser.ts'
 import { apiClient, bookingPageUrl, chooseFirstOpenTime, fitsWidth, guestMoney, guestSession, holdSeats } from '../helpers/booking-page.ts'
 import { startServer, type ServerProcess } from '../helpers/server-process.ts'
+import { demoCatalog } from '../helpers/build.ts'
 
 // The demo runs on the real clock, so every test picks among the departures open from now on.
 describe('the booking page in Chromium', { skip: browserSkipReason(), timeout: 180_000 }, () => {
   let server: ServerProcess
   let database: FreshDatabase
   let browser: Browser
+  let catalogDir: string
 
   before(async () => {
+    // The demo, its Tagus Sunset Sail priced per person as before it had units: this file asks a
+    // party's size (#party); counts per unit are test/browser/booking-units.test.ts's.
+    catalogDir = mkdtempSync(join(tmpdir(), 'tourdesk-flow-'))
+    const catalog = demoCatalog()
+    delete catalog.instances[0].tours.find((tour: { id: string }) => tour.id === 'tagus-sunset-sail').units
+    writeFileSync(join(catalogDir, 'catalog.json'), JSON.stringify(catalog))
     database = await freshDatabase()
-    server = await startServer({ DATABASE_URL: database.url })
+    server = await startServer({ DATABASE_URL: database.url, TOURDESK_CONFIG: join(catalogDir, 'catalog.json') })
     browser = await launchBrowser()
   })
   after(async () => {
     await browser?.close()
     await server?.stop()
     await database?.drop()
+    if (catalogDir) rmSync(catalogDir, { recursive: true, force: true })
   })
 
   test('a guest finds a tour, holds seats with extras and a promo code, and requests the booking; the API shows it requested', async () => {
