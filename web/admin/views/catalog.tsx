@@ -48,7 +48,9 @@ function CatalogHome() {
                   <li class="card catalog-tour" key={tour.id} data-archived={tour.archived || undefined}>
                     <h3><Link to={`catalog/tours/${encodeURIComponent(tour.id)}`}>{tour.title}</Link></h3>
                     <p>
-                      {formats.price(tour.price)} per person · {tour.capacity} seats · {tour.party.min}–{tour.party.max} per booking
+                      {tour.units
+                        ? tour.units.map((unit) => `${unit.name} ${formats.price(unit.price)}`).join(', ')
+                        : `${formats.price(tour.price)} per person`} · {tour.capacity} seats · {tour.party.min}–{tour.party.max} per booking
                       {' · '}{tour.confirmation === 'instant' ? 'instant confirmation' : 'on request'}
                     </p>
                     {tour.archived && <ul class="badges"><li class="badge" data-tone="warn">Archived: guests do not see it</li></ul>}
