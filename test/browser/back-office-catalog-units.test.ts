@@ -99,6 +99,13 @@ describe('price categories in the back office catalog editor, in Chromium', { sk
     const repriced = (await manager.get('/tours/alfama-walk')).body
     assert.deepEqual([repriced.price, repriced.units[0].price, repriced.units.length], [2100, 2100, 2])
     assert.equal((await service.client().get('/tours/alfama-walk')).body.price.amount, 2100)
+
+    // The catalog's list says each category's price where a tour has them (the demo's sail has three).
+    await page.goto(officeUrl('catalog'))
+    const sail = page.locator('.catalog-tour', { hasText: 'Tagus Sunset Sail' })
+    await sail.waitFor()
+    assert.match(await sail.textContent() ?? '', /Adult €65\.00, Child €35\.00, Infant €0\.00 · 12 seats/)
+    assert.match(await page.locator('.catalog-tour', { hasText: 'Alfama' }).textContent() ?? '', /Adult €21\.00, Child €9\.00 · 16 seats/)
     assert.deepEqual(office.faults, [])
     await office.close()
   })
