@@ -105,7 +105,7 @@ describe('price categories in the back office catalog editor, in Chromium', { sk
     const sail = page.locator('.catalog-tour', { hasText: 'Tagus Sunset Sail' })
     await sail.waitFor()
     assert.match(await sail.textContent() ?? '', /Adult €65\.00, Child €35\.00, Infant €0\.00 · 12 seats/)
-    assert.match(await page.locator('.catalog-tour', { hasText: 'Alfama' }).textContent() ?? '', /Adult €21\.00, Child €9\.00 · 16 seats/)
+    assert.match(await page.locator('.catalog-tour', { hasText: 'Alfama & Mouraria Walking Tour' }).textContent() ?? '', /Adult €21\.00, Child €9\.00 · 16 seats/)
     assert.deepEqual(office.faults, [])
     await office.close()
   })
