@@ -63,7 +63,8 @@ test(`a price or units changed through one node's operator API is served by the 
   }
 
   // Units are part of the tour's row (catalog_tours.units), so they follow its version as a price does.
-  const units = [{ id: 'adult', type: 'adult', name: 'Adult', price: 2500 }, { id: 'child', type: 'child', name: 'Child', price: 1200, accompanied_by: ['adult'] }]
+  // The first keeps the id "person", which the demo's translations of the walk name.
+  const units = [{ id: 'person', type: 'adult', name: 'Adult', price: 2500 }, { id: 'child', type: 'child', name: 'Child', price: 1200, accompanied_by: ['person'] }]
   for (const [round, edit] of [{ units }, { units: [units[0], { ...units[1], price: 1300 }] }, { units: null }].entries()) {
     const expected = edit.units === null ? 'person:2500' : edit.units.map((unit) => `${unit.id}:${unit.price}`).join(',')
     assert.notEqual(await tourUnits(b, 'lisbon', 'alfama-walk'), expected)
@@ -77,7 +78,7 @@ test(`a price or units changed through one node's operator API is served by the 
   }
 })
 
-/** A tour's units as a node's guest API lists them: "adult:2500,child:1200". */
+/** A tour's units as a node's guest API lists them: "person:2500,child:1200". */
 async function tourUnits(node: ServerProcess, prefix: string, tourId: string): Promise<string | null> {
   const res = await fetch(`${node.origin}/api/${prefix}/tours/${tourId}`)
   if (res.status !== 200) return null
