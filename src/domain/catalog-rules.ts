@@ -52,7 +52,8 @@ export function catalogIssues(instance: CatalogInstance, others: OtherTours = NO
     if (tourIds.has(tour.id)) issue(`${at}.id`, `"${tour.id}" is used twice`)
     tourIds.add(tour.id)
     if (tour.party.min > tour.party.max) issue(`${at}.party.min`, 'is above party.max')
-    if (tour.party.max > tour.capacity) issue(`${at}.party.max`, 'is above capacity')
+    // A party counts people and capacity seats (src/domain/units.ts): only where every unit seats each person it counts can a party above the capacity never fit.
+    if (tour.party.max > tour.capacity && unitsOf(tour).every((unit) => unit.seats >= unit.pax)) issue(`${at}.party.max`, 'is above capacity')
     if (tour.min_participants !== undefined && tour.min_participants > tour.capacity) issue(`${at}.min_participants`, 'is above capacity')
     if (tour.min_participants_deadline_hours !== undefined && tour.min_participants === undefined) {
       issue(`${at}.min_participants_deadline_hours`, 'is set without min_participants (remove it too, or set min_participants)')

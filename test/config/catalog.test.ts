@@ -175,10 +175,20 @@ describe('parseCatalog rejects a bad catalog with a ConfigError naming the field
 
   test('party.max above capacity', () => {
     const err = rejectionOf((c) => {
-      const t = c.instances[0].tours[1]
+      const t = c.instances[0].tours[2]
       t.party.max = t.capacity + 1
     })
-    assert.match(err.message, /instances\[0\]\.tours\[1\]\.party\.max is above capacity/)
+    assert.match(err.message, /instances\[0\]\.tours\[2\]\.party\.max is above capacity/)
+  })
+
+  test('party.max above capacity is accepted where a unit takes fewer seats than the people it counts (infants on a lap)', () => {
+    const catalog = demo()
+    const sail = catalog.instances[0].tours[1]
+    assert.ok(sail.units?.some((unit: { seats?: number }) => unit.seats === 0), 'the demo sail has a unit on a lap')
+    sail.party.max = sail.capacity + 2
+    assert.equal(parse(catalog)[0].tours[1].party.max, sail.capacity + 2)
+    delete sail.units
+    assert.throws(() => parse(catalog), /tours\[1\]\.party\.max is above capacity/)
   })
 
   test('party.max equal to capacity is accepted', () => {
