@@ -1383,6 +1383,28 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `reseller_key_refused`: A reseller key works only on the OCTo API */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tourdesk.dev/problems/reseller_key_refused",
+                     *       "title": "A reseller key works only on the OCTo API",
+                     *       "status": 403,
+                     *       "detail": "A reseller key works only on the OCTo API",
+                     *       "code": "reseller_key_refused",
+                     *       "request_id": "req-1a2b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `not_found`: No such resource */
             404: {
                 headers: {
@@ -1760,6 +1782,28 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `reseller_key_refused`: A reseller key works only on the OCTo API */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tourdesk.dev/problems/reseller_key_refused",
+                     *       "title": "A reseller key works only on the OCTo API",
+                     *       "status": 403,
+                     *       "detail": "A reseller key works only on the OCTo API",
+                     *       "code": "reseller_key_refused",
+                     *       "request_id": "req-1a2b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `not_found`: No such resource */
             404: {
                 headers: {
@@ -2122,6 +2166,28 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `reseller_key_refused`: A reseller key works only on the OCTo API */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tourdesk.dev/problems/reseller_key_refused",
+                     *       "title": "A reseller key works only on the OCTo API",
+                     *       "status": 403,
+                     *       "detail": "A reseller key works only on the OCTo API",
+                     *       "code": "reseller_key_refused",
+                     *       "request_id": "req-1a2b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `not_found`: No such resource; `tour_not_found`: No such tour */
             404: {
                 headers: {
@@ -2414,6 +2480,28 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `reseller_key_refused`: A reseller key works only on the OCTo API */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tourdesk.dev/problems/reseller_key_refused",
+                     *       "title": "A reseller key works only on the OCTo API",
+                     *       "status": 403,
+                     *       "detail": "A reseller key works only on the OCTo API",
+                     *       "code": "reseller_key_refused",
+                     *       "request_id": "req-1a2b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `not_found`: No such resource; `tour_not_found`: No such tour */
             404: {
                 headers: {
@@ -2679,7 +2767,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `origin_not_allowed`: Origin is not allowed */
+            /** @description `reseller_key_refused`: A reseller key works only on the OCTo API; `origin_not_allowed`: Origin is not allowed */
             403: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -2690,11 +2778,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "https://tourdesk.dev/problems/origin_not_allowed",
-                     *       "title": "Origin is not allowed",
+                     *       "type": "https://tourdesk.dev/problems/reseller_key_refused",
+                     *       "title": "A reseller key works only on the OCTo API",
                      *       "status": 403,
-                     *       "detail": "Origin is not allowed",
-                     *       "code": "origin_not_allowed",
+                     *       "detail": "A reseller key works only on the OCTo API",
+                     *       "code": "reseller_key_refused",
                      *       "request_id": "req-1a2b"
                      *     }
                      */
@@ -3059,6 +3147,28 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `reseller_key_refused`: A reseller key works only on the OCTo API */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tourdesk.dev/problems/reseller_key_refused",
+                     *       "title": "A reseller key works only on the OCTo API",
+                     *       "status": 403,
+                     *       "detail": "A reseller key works only on the OCTo API",
+                     *       "code": "reseller_key_refused",
+                     *       "request_id": "req-1a2b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `not_found`: No such resource; `no_booking`: The session has no such booking */
             404: {
                 headers: {
@@ -3400,7 +3510,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `csrf_missing`: X-CSRF-Token header is missing; `csrf_invalid`: X-CSRF-Token does not match the session; `origin_not_allowed`: Origin is not allowed */
+            /** @description `reseller_key_refused`: A reseller key works only on the OCTo API; `csrf_missing`: X-CSRF-Token header is missing; `csrf_invalid`: X-CSRF-Token does not match the session; `origin_not_allowed`: Origin is not allowed */
             403: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -3411,11 +3521,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "https://tourdesk.dev/problems/csrf_missing",
-                     *       "title": "X-CSRF-Token header is missing",
+                     *       "type": "https://tourdesk.dev/problems/reseller_key_refused",
+                     *       "title": "A reseller key works only on the OCTo API",
                      *       "status": 403,
-                     *       "detail": "X-CSRF-Token header is missing",
-                     *       "code": "csrf_missing",
+                     *       "detail": "A reseller key works only on the OCTo API",
+                     *       "code": "reseller_key_refused",
                      *       "request_id": "req-1a2b"
                      *     }
                      */
@@ -3834,7 +3944,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `csrf_missing`: X-CSRF-Token header is missing; `csrf_invalid`: X-CSRF-Token does not match the session; `origin_not_allowed`: Origin is not allowed */
+            /** @description `reseller_key_refused`: A reseller key works only on the OCTo API; `csrf_missing`: X-CSRF-Token header is missing; `csrf_invalid`: X-CSRF-Token does not match the session; `origin_not_allowed`: Origin is not allowed */
             403: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -3845,11 +3955,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "https://tourdesk.dev/problems/csrf_missing",
-                     *       "title": "X-CSRF-Token header is missing",
+                     *       "type": "https://tourdesk.dev/problems/reseller_key_refused",
+                     *       "title": "A reseller key works only on the OCTo API",
                      *       "status": 403,
-                     *       "detail": "X-CSRF-Token header is missing",
-                     *       "code": "csrf_missing",
+                     *       "detail": "A reseller key works only on the OCTo API",
+                     *       "code": "reseller_key_refused",
                      *       "request_id": "req-1a2b"
                      *     }
                      */
@@ -4251,7 +4361,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `csrf_missing`: X-CSRF-Token header is missing; `csrf_invalid`: X-CSRF-Token does not match the session; `origin_not_allowed`: Origin is not allowed */
+            /** @description `reseller_key_refused`: A reseller key works only on the OCTo API; `csrf_missing`: X-CSRF-Token header is missing; `csrf_invalid`: X-CSRF-Token does not match the session; `origin_not_allowed`: Origin is not allowed */
             403: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -4262,11 +4372,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "https://tourdesk.dev/problems/csrf_missing",
-                     *       "title": "X-CSRF-Token header is missing",
+                     *       "type": "https://tourdesk.dev/problems/reseller_key_refused",
+                     *       "title": "A reseller key works only on the OCTo API",
                      *       "status": 403,
-                     *       "detail": "X-CSRF-Token header is missing",
-                     *       "code": "csrf_missing",
+                     *       "detail": "A reseller key works only on the OCTo API",
+                     *       "code": "reseller_key_refused",
                      *       "request_id": "req-1a2b"
                      *     }
                      */
@@ -4646,7 +4756,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `origin_not_allowed`: Origin is not allowed */
+            /** @description `reseller_key_refused`: A reseller key works only on the OCTo API; `origin_not_allowed`: Origin is not allowed */
             403: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -4657,11 +4767,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "https://tourdesk.dev/problems/origin_not_allowed",
-                     *       "title": "Origin is not allowed",
+                     *       "type": "https://tourdesk.dev/problems/reseller_key_refused",
+                     *       "title": "A reseller key works only on the OCTo API",
                      *       "status": 403,
-                     *       "detail": "Origin is not allowed",
-                     *       "code": "origin_not_allowed",
+                     *       "detail": "A reseller key works only on the OCTo API",
+                     *       "code": "reseller_key_refused",
                      *       "request_id": "req-1a2b"
                      *     }
                      */
@@ -5025,7 +5135,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `origin_not_allowed`: Origin is not allowed */
+            /** @description `reseller_key_refused`: A reseller key works only on the OCTo API; `origin_not_allowed`: Origin is not allowed */
             403: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -5036,11 +5146,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "https://tourdesk.dev/problems/origin_not_allowed",
-                     *       "title": "Origin is not allowed",
+                     *       "type": "https://tourdesk.dev/problems/reseller_key_refused",
+                     *       "title": "A reseller key works only on the OCTo API",
                      *       "status": 403,
-                     *       "detail": "Origin is not allowed",
-                     *       "code": "origin_not_allowed",
+                     *       "detail": "A reseller key works only on the OCTo API",
+                     *       "code": "reseller_key_refused",
                      *       "request_id": "req-1a2b"
                      *     }
                      */
@@ -5333,7 +5443,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `origin_not_allowed`: Origin is not allowed */
+            /** @description `reseller_key_refused`: A reseller key works only on the OCTo API; `origin_not_allowed`: Origin is not allowed */
             403: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -5344,11 +5454,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "https://tourdesk.dev/problems/origin_not_allowed",
-                     *       "title": "Origin is not allowed",
+                     *       "type": "https://tourdesk.dev/problems/reseller_key_refused",
+                     *       "title": "A reseller key works only on the OCTo API",
                      *       "status": 403,
-                     *       "detail": "Origin is not allowed",
-                     *       "code": "origin_not_allowed",
+                     *       "detail": "A reseller key works only on the OCTo API",
+                     *       "code": "reseller_key_refused",
                      *       "request_id": "req-1a2b"
                      *     }
                      */
@@ -5631,6 +5741,28 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `reseller_key_refused`: A reseller key works only on the OCTo API */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tourdesk.dev/problems/reseller_key_refused",
+                     *       "title": "A reseller key works only on the OCTo API",
+                     *       "status": 403,
+                     *       "detail": "A reseller key works only on the OCTo API",
+                     *       "code": "reseller_key_refused",
+                     *       "request_id": "req-1a2b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `not_found`: No such resource */
             404: {
                 headers: {
@@ -5901,6 +6033,28 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `reseller_key_refused`: A reseller key works only on the OCTo API */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tourdesk.dev/problems/reseller_key_refused",
+                     *       "title": "A reseller key works only on the OCTo API",
+                     *       "status": 403,
+                     *       "detail": "A reseller key works only on the OCTo API",
+                     *       "code": "reseller_key_refused",
+                     *       "request_id": "req-1a2b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `not_found`: No such resource */
             404: {
                 headers: {
@@ -6119,6 +6273,28 @@ export interface operations {
                      *       "status": 400,
                      *       "detail": "The HTTP request could not be parsed",
                      *       "code": "bad_request",
+                     *       "request_id": "req-1a2b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `reseller_key_refused`: A reseller key works only on the OCTo API */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tourdesk.dev/problems/reseller_key_refused",
+                     *       "title": "A reseller key works only on the OCTo API",
+                     *       "status": 403,
+                     *       "detail": "A reseller key works only on the OCTo API",
+                     *       "code": "reseller_key_refused",
                      *       "request_id": "req-1a2b"
                      *     }
                      */

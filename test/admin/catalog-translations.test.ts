@@ -49,20 +49,24 @@ test('languages and translations round-trip through the settings, tour and polic
   assert.equal((await operator.get('/policy')).body.translations, undefined, 'PUT replaces the terms whole, translations included')
 })
 
-test('translations only in the instance\'s other languages, of units and add-ons the tour has: 422 catalog_invalid naming the field, nothing changed', async (t) => {
+test('translations only in the instance\'s other languages: 422 catalog_invalid naming the field, nothing changed; words for a unit the tour has not are kept unread', async (t) => {
   const service = await build(t, { catalog: untranslatedCatalog() })
   const operator = await manager(service)
   assert.equal((await operator.patch('/settings', { languages: ['en', 'pt'] })).status, 200)
   const version = await catalogVersion(service)
   assertProblem(await operator.patch('/tours/alfama-walk', { translations: { fr: { title: 'Promenade' } } }), 422, 'catalog_invalid', ['translations.fr'])
   assertProblem(await operator.patch('/tours/alfama-walk', { translations: { en: { title: 'Walk' } } }), 422, 'catalog_invalid', ['translations.en'])
-  assertProblem(await operator.patch('/tours/alfama-walk', { translations: { pt: { units: { child: { name: 'Criança' } }, addons: { 'no-such': { name: 'x' } } } } }),
-    422, 'catalog_invalid', ['translations.pt.units.child', 'translations.pt.addons.no-such'])
   assertProblem(await operator.patch('/tours/alfama-walk', { translations: { pt: { subtitle: 'x' } } }), 400, 'validation_failed')
   assertProblem(await operator.patch('/settings', { languages: ['en', 'pt-BR', 'pt-br'] }), 422, 'catalog_invalid', ['languages'])
   const { summary, tiers, no_show_fee_percent } = (await operator.get('/policy')).body
   assertProblem(await operator.put('/policy', { summary, tiers, no_show_fee_percent, translations: { es: { summary: 'x' } } }), 422, 'catalog_invalid', ['translations.es'])
   assert.equal(await catalogVersion(service), version, 'a refused edit changes nothing')
+
+  // Words for a unit or add-on the tour has not are kept, unread: the tour reads as before.
+  const kept = { pt: { units: { child: { name: 'Criança' } }, addons: { 'no-such': { name: 'x' } } } }
+  assert.equal((await operator.patch('/tours/alfama-walk', { translations: kept })).status, 200)
+  assert.deepEqual((await operator.get('/tours/alfama-walk')).body.translations, kept)
+  assert.equal((await operator.patch('/tours/alfama-walk', { translations: null })).status, 200)
 
   assert.equal((await operator.patch('/tours/alfama-walk', { translations: { pt: { title: 'Alfama a pé' } } })).status, 200)
   assertProblem(await operator.patch('/settings', { languages: ['en'] }), 422, 'catalog_invalid', ['languages'])

@@ -90,6 +90,7 @@ test('openapi.json documents the stream as text/event-stream with Last-Event-ID,
   const operation = document.paths['/stream'].get
   assert.ok(operation.responses['200'].content['text/event-stream'])
   assert.ok(operation.parameters.some((p: any) => p.name === 'Last-Event-ID' && p.in === 'header'))
-  assert.deepEqual(operation.responses['403']['x-error-codes'], ['forbidden'])
+  // A reseller key is refused on every operator route (docs/resellers.md), and a role short of the feed's.
+  assert.deepEqual(operation.responses['403']['x-error-codes'], ['reseller_key_refused', 'forbidden'])
   assert.ok(operation.responses['401']['x-error-codes'].includes('unauthenticated'))
 })
