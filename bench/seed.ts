@@ -35,8 +35,9 @@ const BOOKINGS_PER_WINDOW_DEPARTURE = 8
 const MEASURED_TOUR_SHARE = 0.1
 /** Bookings are spread over this many days before and after today. */
 const SPREAD_DAYS = 365
-// 800 rows of 37 columns stay under SQLite's 32,766 bound parameters per statement.
-const ROWS_PER_INSERT = 800
+// 500 rows of 43 columns (price categories and resellers added six to 37) stay under SQLite's
+// 32,766 bound parameters per statement, with room for a few more columns.
+const ROWS_PER_INSERT = 500
 const INSERTS_PER_TRANSACTION = 12
 const CODE_ALPHABET = 'ABCDEFGHJKMNPQRTUVWXYZ2346789'
 const DAY_MS = 86_400_000

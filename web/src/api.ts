@@ -7,6 +7,9 @@ export interface FieldProblem {
 }
 
 /** A failed call: the API's problem+json, or `network` when no answer came. */
+/** The language the page is written in. */
+const PAGE_LANGUAGE = 'en'
+
 export class ApiProblem extends Error {
   constructor(
     readonly code: string,
@@ -77,7 +80,9 @@ export class Api {
   }
 
   private async send<T>(method: string, path: string, options: CallOptions): Promise<T> {
-    const headers: Record<string, string> = { Accept: 'application/json' }
+    // The page's own words are English until it is translated (issue 29): it asks for the catalog's
+    // texts in English too, so a page never mixes languages (docs/languages.md).
+    const headers: Record<string, string> = { Accept: 'application/json', 'Accept-Language': PAGE_LANGUAGE }
     if (options.csrf) {
       const session = await this.ensureSession()
       headers['X-CSRF-Token'] = session.csrf
