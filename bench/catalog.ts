@@ -41,8 +41,13 @@ export function benchCatalog(tourCount: number, today: Temporal.PlainDate): unkn
     weekdays: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'],
     times,
   }]
+  // The bench runs older commits beside the work tree (source-trees.ts), whose catalog files
+  // know no units, languages or translations: the copies leave them out. Its requests give a
+  // party only, which every version books alike.
+  const { languages: _languages, ...instance } = lisbon
+  const { translations: _policyTranslations, ...policy } = lisbon.cancellation_policy
   const tours = Array.from({ length: tourCount }, (_, i) => {
-    const model = lisbon.tours[i % lisbon.tours.length]
+    const { units: _units, translations: _translations, ...model } = lisbon.tours[i % lisbon.tours.length]
     const id = tourId(i)
     const isHoldTour = id === HOLD_TOUR
     const capacity = id === MEASURED_TOUR ? MEASURED_TOUR_CAPACITY : isHoldTour ? HOLD_TOUR_CAPACITY : OTHER_TOUR_CAPACITY
@@ -60,7 +65,7 @@ export function benchCatalog(tourCount: number, today: Temporal.PlainDate): unkn
     }
   })
   return {
-    instances: [{ ...lisbon, prefix: BENCH_PREFIX, ref: BENCH_REF, name: 'Bench Tours', promo_codes: [], tours }],
+    instances: [{ ...instance, cancellation_policy: policy, prefix: BENCH_PREFIX, ref: BENCH_REF, name: 'Bench Tours', promo_codes: [], tours }],
   }
 }
 
