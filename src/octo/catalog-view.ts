@@ -7,7 +7,7 @@ import type { Reseller } from '../services/reseller-bookings.ts'
 
 /** OCTo's one option per product (docs/resellers.md, "Mapping"): tourdesk tours have no options. */
 export const OPTION_ID = 'DEFAULT'
-/** Until guest languages exist (CONTRACT.md "Guest languages"), every text is in the instance's default language. */
+/** OCTo content is not translated yet (docs/resellers.md, docs/languages.md): every text is the catalog's own field, said to be in English. */
 export const DEFAULT_LOCALE = 'en'
 /** What confirm needs of the contact: a name (fullName, or firstName and lastName) and an email address. */
 const REQUIRED_CONTACT_FIELDS = ['firstName', 'lastName', 'emailAddress'] as Option['requiredContactFields']
