@@ -149,7 +149,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}) {
     await app.register(backOfficeRoutes)
   }
 
-  await app.register(octoApi, { prefix: OCTO_ROUTE_PREFIX })
+  await app.register(octoApi, { prefix: OCTO_ROUTE_PREFIX, reuseAnswers: options.reuseAnswers ?? true })
   await app.register(bookingPageRoutes)
   await app.register(entryPageRoutes({ admin: options.admin ?? true }))
 

@@ -4,25 +4,27 @@ import { todayIn } from '../domain/instant-format.ts'
 import { unitMix } from '../domain/units.ts'
 import type { Slot } from '../schemas/availability.ts'
 import type { CatalogTour } from '../schemas/catalog.ts'
-import { availabilityWindow, readAvailability } from '../services/availability.ts'
+import { availabilityWindow, readAvailability, type AvailabilityWindow } from '../services/availability.ts'
 import type { DepartureRepository } from '../store/departures.ts'
 import { pricingOf, type OctoView } from './catalog-view.ts'
 import { badRequest } from './errors.ts'
 
 const STATUS = { available: 'AVAILABLE', limited: 'LIMITED', sold_out: 'SOLD_OUT', closed: 'CLOSED' } as const
 
-/** The seats and price of the units asked about (none: one seat at the from price). */
-export function askedMix(tour: CatalogTour, units: ReadonlyArray<{ id: string, quantity: number }> | undefined) {
+/** The seats and price of the units asked about; none asked: one seat at the tour's price. */
+export function askedSeatsAndPrice(tour: CatalogTour, units: ReadonlyArray<{ id: string, quantity: number }> | undefined): { seats: number, price: number } {
   const asked = Object.fromEntries((units ?? []).filter((u) => u.quantity > 0).map((u) => [u.id, u.quantity]))
-  return Object.keys(asked).length === 0 ? null : unitMix(tour, { units: asked })
+  if (Object.keys(asked).length === 0) return { seats: 1, price: tour.price }
+  const mix = unitMix(tour, { units: asked })
+  return { seats: mix.seats, price: mix.lines.reduce((sum, line) => sum + line.amount, 0) }
 }
 
 /**
- * The departures of a tour from `from` to `until` (local dates, both included), read as the
- * guest availability reads them (src/services/availability.ts): clipped to today and the
- * instance's horizon, so a range outside them is simply empty.
+ * What to read for a tour's departures from `from` to `until` (local dates, both included),
+ * as the guest availability reads them (src/services/availability.ts): clipped to today and
+ * the instance's horizon; null when nothing of the range is left, as the range is then empty.
  */
-export async function slotsBetween(view: OctoView, departures: DepartureRepository, tour: CatalogTour, from: string, until: string, now: Temporal.Instant): Promise<Slot[]> {
+export function rangeWindow(view: OctoView, tour: CatalogTour, from: string, until: string, now: Temporal.Instant): AvailabilityWindow | null {
   const { catalog } = view
   let first: Temporal.PlainDate, last: Temporal.PlainDate
   try {
@@ -36,9 +38,14 @@ export async function slotsBetween(view: OctoView, departures: DepartureReposito
   const horizon = today.add({ days: catalog.instance.horizonDays })
   if (Temporal.PlainDate.compare(first, today) < 0) first = today
   if (Temporal.PlainDate.compare(last, horizon) > 0) last = horizon
-  if (Temporal.PlainDate.compare(first, last) > 0) return []
-  const window = availabilityWindow(catalog, now, { tour: tour.id, date: first.toString(), days: first.until(last).days + 1 })
-  return (await readAvailability(catalog, departures, now, window)).answer.slots
+  if (Temporal.PlainDate.compare(first, last) > 0) return null
+  return availabilityWindow(catalog, now, { tour: tour.id, date: first.toString(), days: first.until(last).days + 1 })
+}
+
+/** The departures of a tour from `from` to `until`, read now (see rangeWindow). */
+export async function slotsBetween(view: OctoView, departures: DepartureRepository, tour: CatalogTour, from: string, until: string, now: Temporal.Instant): Promise<Slot[]> {
+  const window = rangeWindow(view, tour, from, until, now)
+  return window === null ? [] : (await readAvailability(view.catalog, departures, now, window)).answer.slots
 }
 
 /** One departure as OCTo's availability: its id is its start with the zone's offset. */

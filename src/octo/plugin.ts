@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { resolveInstance } from '../http/instance.ts'
+import type { AnswerReuse } from '../http/serialized-answer.ts'
 import { requestedCapabilities } from './capabilities.ts'
 import { handleOctoError } from './errors.ts'
 import { requireReseller } from './octo-request.ts'
@@ -10,7 +11,7 @@ import { octoCatalogRoutes } from './routes/catalog.ts'
 /** The OCTo supplier API of each instance (docs/resellers.md): its own surface, its own credentials and error shape. */
 export const OCTO_ROUTE_PREFIX = '/octo/:instance'
 
-export const octoApi: FastifyPluginAsyncTypebox = async (app) => {
+export const octoApi: FastifyPluginAsyncTypebox<AnswerReuse> = async (app, { reuseAnswers }) => {
   app.decorateRequest('reseller', null)
   app.setErrorHandler(handleOctoError)
   app.addHook('onRequest', resolveInstance)
@@ -20,6 +21,6 @@ export const octoApi: FastifyPluginAsyncTypebox = async (app) => {
     done(null, payload)
   })
   await app.register(octoCatalogRoutes)
-  await app.register(octoAvailabilityRoutes)
+  await app.register(octoAvailabilityRoutes, { reuseAnswers })
   await app.register(octoBookingRoutes)
 }

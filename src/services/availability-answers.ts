@@ -5,8 +5,8 @@ import type { Store } from '../store/store.ts'
 import { readAvailability, type AvailabilityWindow } from './availability.ts'
 import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 
-/** Distinct windows kept (an answer is a few KB). */
-const KEPT_ANSWER_LIMIT = 1_000
+/** Bytes of answers kept by default: about a thousand guest windows of a few KB each. */
+const KEPT_BYTES = 8 * 1024 * 1024
 /**
  * However quiet the database, an answer is read again after this long: the most stale an
  * answer can be if a change notification were ever lost on a connection that stays up.
@@ -28,7 +28,7 @@ interface KeptAnswer {
  * sending it.
  */
 export class AvailabilityAnswers {
-  readonly #kept = new LruMap<string, KeptAnswer>(KEPT_ANSWER_LIMIT)
+  readonly #kept: LruMap<string, KeptAnswer>
   /**
    * Reads in progress, by change token and key: after a commit (a hold, a catalog edit) every
    * reader of a busy window misses at once, and they wait for the first one's read instead of
@@ -38,19 +38,26 @@ export class AvailabilityAnswers {
   readonly #store: Store
   readonly #reuse: boolean
 
-  constructor(store: Store, reuse: boolean) {
+  constructor(store: Store, reuse: boolean, budgetBytes = KEPT_BYTES) {
     this.#store = store
     this.#reuse = reuse
+    this.#kept = new LruMap(budgetBytes, (answer) => answer.body.length)
   }
 
+  /**
+   * The window's answer as `serialize` writes it. `shape` names everything besides the window
+   * that the serialized body depends on (the OCTo surface writes one window in several shapes:
+   * a calendar or departures, with or without a reseller's pricing), so two shapes of one
+   * window are never confused; the guest availability has one shape and leaves it empty.
+   */
   async body(catalog: InstanceCatalog, now: Temporal.Instant, window: AvailabilityWindow,
-    serialize: (answer: Availability) => string): Promise<Buffer> {
+    serialize: (answer: Availability) => string, shape = ''): Promise<Buffer> {
     const nowMs = now.epochMilliseconds
     // The catalog version is part of the key (with the instance's ref, which unlike its prefix
     // never changes): on another node a catalog edit's commit can move the change token before
     // this node has loaded the new version, and an answer read from the old version under the
     // new token must not outlive that version.
-    const key = `${catalog.instance.ref} ${catalog.version} ${window.key}`
+    const key = `${catalog.instance.ref} ${catalog.version} ${window.key} ${shape}`
     // Taken before the read: a commit that lands during the read changes the token, so an
     // answer that may have missed it is not reused.
     const changeToken = this.#reuse ? this.#store.changeToken() : null

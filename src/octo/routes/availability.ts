@@ -3,8 +3,10 @@ import type { FastifyRequest } from 'fastify'
 import { unitsOf } from '../../domain/units.ts'
 import { OctoAvailabilityBody, OctoCalendarBody } from '../../schemas/octo.ts'
 import type { CatalogTour } from '../../schemas/catalog.ts'
-import { askedMix, availabilityOf, calendarOf, daysBetween, slotsBetween } from '../availability-view.ts'
-import { OPTION_ID, sellableTours } from '../catalog-view.ts'
+import { sendSerialized, type AnswerReuse } from '../../http/serialized-answer.ts'
+import { AvailabilityAnswers } from '../../services/availability-answers.ts'
+import { askedSeatsAndPrice, availabilityOf, calendarOf, daysBetween, rangeWindow, slotsBetween } from '../availability-view.ts'
+import { OPTION_ID, sellableTours, type OctoView } from '../catalog-view.ts'
 import { badRequest, invalidAvailability, invalidOption, invalidProduct, invalidUnit } from '../errors.ts'
 import { octoView } from '../octo-request.ts'
 
@@ -19,36 +21,55 @@ export function requireProductOption(request: FastifyRequest, productId: string,
   return tour
 }
 
-/** POST /availability/calendar and /availability: the departures as the guest availability reads them, in OCTo's shapes. */
-export const octoAvailabilityRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { store, clock } = app.tourdesk
+/** Bytes of OCTo answers kept: a 90-day calendar is about 20 KB, 90 days of three departures about 100 KB. */
+const KEPT_OCTO_BYTES = 16 * 1024 * 1024
 
-  app.post('/availability/calendar', { schema: { body: OctoCalendarBody } }, async (request) => {
+/**
+ * POST /availability/calendar and /availability: the departures as the guest availability reads
+ * them, in OCTo's shapes. Resellers poll months ahead every few minutes (docs/resellers.md,
+ * "Polling"), so answers over a range are kept as the guest availability's are
+ * (src/services/availability-answers.ts): per catalog version, reused until a commit moves
+ * seats, holds or departures, or a cutoff, start or hold lapse in the range comes.
+ */
+export const octoAvailabilityRoutes: FastifyPluginAsyncTypebox<AnswerReuse> = async (app, { reuseAnswers }) => {
+  const { store, clock } = app.tourdesk
+  const answers = new AvailabilityAnswers(store, reuseAnswers, KEPT_OCTO_BYTES)
+
+  /** What an answer depends on besides its window: the route, the reseller's terms and capabilities, the units asked about. */
+  const shapeOf = (route: string, view: OctoView, seats: number, price: number) =>
+    `${route} ${view.reseller.keyId} ${view.reseller.commissionBasisPoints} ${view.pricing} ${seats} ${price}`
+
+  app.post('/availability/calendar', { schema: { body: OctoCalendarBody } }, async (request, reply) => {
     const body = request.body
     const tour = requireProductOption(request, body.productId, body.optionId, body.units)
     const view = octoView(request)
     const now = clock.now()
-    const mix = askedMix(tour, body.units)
-    const slots = await slotsBetween(view, store.departures, tour, body.localDateStart, body.localDateEnd, now)
-    return calendarOf(view, tour, slots, daysBetween(view, body.localDateStart, body.localDateEnd, now), mix?.seats ?? 1, mix ? mix.lines.reduce((s, l) => s + l.amount, 0) : tour.price)
+    const { seats, price } = askedSeatsAndPrice(tour, body.units)
+    const window = rangeWindow(view, tour, body.localDateStart, body.localDateEnd, now)
+    if (window === null) return []
+    const days = daysBetween(view, body.localDateStart, body.localDateEnd, now)
+    const kept = await answers.body(view.catalog, now, window,
+      (answer) => JSON.stringify(calendarOf(view, tour, answer.slots, days, seats, price)), shapeOf('calendar', view, seats, price))
+    return sendSerialized(reply, kept)
   })
 
-  app.post('/availability', { schema: { body: OctoAvailabilityBody } }, async (request) => {
+  app.post('/availability', { schema: { body: OctoAvailabilityBody } }, async (request, reply) => {
     const body = request.body
     const tour = requireProductOption(request, body.productId, body.optionId, body.units)
     const view = octoView(request)
     const now = clock.now()
-    const mix = askedMix(tour, body.units)
-    const seats = mix?.seats ?? 1
-    const price = mix ? mix.lines.reduce((s, l) => s + l.amount, 0) : tour.price
+    const { seats, price } = askedSeatsAndPrice(tour, body.units)
     const range = body.localDate !== undefined ? [body.localDate, body.localDate] as const
       : body.localDateStart !== undefined && body.localDateEnd !== undefined ? [body.localDateStart, body.localDateEnd] as const : null
     if ((range === null) === (body.availabilityIds === undefined)) {
       throw badRequest('Send either localDate, localDateStart and localDateEnd, or availabilityIds')
     }
     if (range) {
-      const slots = await slotsBetween(view, store.departures, tour, range[0], range[1], now)
-      return slots.map((slot) => availabilityOf(view, tour, slot, seats, price))
+      const window = rangeWindow(view, tour, range[0], range[1], now)
+      if (window === null) return []
+      const kept = await answers.body(view.catalog, now, window,
+        (answer) => JSON.stringify(answer.slots.map((slot) => availabilityOf(view, tour, slot, seats, price))), shapeOf('departures', view, seats, price))
+      return sendSerialized(reply, kept)
     }
     // By ids: each id is a departure's start; the days they fall on are read once.
     const ids = body.availabilityIds!
