@@ -144,6 +144,8 @@ function bookingRow(index: number, tour: number, startMs: number, party: number,
     cancellation_reason: null,
     fee_waived: null,
     ...NOT_RESOLD,
+    // As a booking made before bookings kept their language: read as the tour's first.
+    language: null,
   }
 }
 

@@ -815,6 +815,7 @@ export interface components {
          *           "amount": 600
          *         }
          *       ],
+         *       "language": "pt",
          *       "promo_code": "WELCOME10",
          *       "referral_code": null,
          *       "price": {
@@ -907,6 +908,8 @@ export interface components {
                  */
                 amount: number;
             }[];
+            /** @description The language the booking is guided in, one of its tour's languages; guest emails are written in it when the instance reads in it */
+            language: string;
             promo_code: string | null;
             referral_code: string | null;
             price: components["schemas"]["BookingPrice"];
@@ -991,6 +994,7 @@ export interface components {
          *       "tour_id": "alfama-walk",
          *       "start": "2026-06-02T09:30:00+01:00",
          *       "party": 2,
+         *       "language": "pt",
          *       "addons": {
          *         "ginjinha-tasting": 2,
          *         "illustrated-map": 1
@@ -1014,6 +1018,11 @@ export interface components {
             units?: {
                 [key: string]: number;
             };
+            /**
+             * @description The language the party is to be guided in: one of the tour's languages (422 language_not_offered naming language). Without it, the language this request is answered in (lang, Accept-Language) when the tour is guided in it, else the tour's first
+             * @example pt
+             */
+            language?: string;
             /**
              * @description 12 lowercase alphanumeric characters
              * @example k3v9x2m7q1pz
@@ -3087,6 +3096,7 @@ export interface operations {
                      *           "amount": 600
                      *         }
                      *       ],
+                     *       "language": "pt",
                      *       "promo_code": "WELCOME10",
                      *       "referral_code": null,
                      *       "price": {
@@ -3388,6 +3398,7 @@ export interface operations {
                  *       "tour_id": "alfama-walk",
                  *       "start": "2026-06-02T09:30:00+01:00",
                  *       "party": 2,
+                 *       "language": "pt",
                  *       "addons": {
                  *         "ginjinha-tasting": 2,
                  *         "illustrated-map": 1
@@ -3450,6 +3461,7 @@ export interface operations {
                      *           "amount": 600
                      *         }
                      *       ],
+                     *       "language": "pt",
                      *       "promo_code": "WELCOME10",
                      *       "referral_code": null,
                      *       "price": {
@@ -3689,7 +3701,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `slot_not_found`: No departure starts at that time; `cutoff_passed`: Booking for this departure has closed; `party_out_of_range`: Party size is outside what the tour allows; `invalid_unit`: The tour has no such unit; `unit_not_allowed`: A unit is booked outside its quantity bounds or without a unit it must come with; `party_mismatch`: party is not the number of people the units count; `invalid_addon`: Unknown add-on or quantity too high; `invalid_promo_code`: Promo code is not valid for this booking; `date_out_of_range`: Date is outside the bookable horizon; `idempotency_key_reused`: Idempotency-Key was used with a different request */
+            /** @description `slot_not_found`: No departure starts at that time; `cutoff_passed`: Booking for this departure has closed; `party_out_of_range`: Party size is outside what the tour allows; `invalid_unit`: The tour has no such unit; `unit_not_allowed`: A unit is booked outside its quantity bounds or without a unit it must come with; `party_mismatch`: party is not the number of people the units count; `language_not_offered`: The tour is not guided in that language; `invalid_addon`: Unknown add-on or quantity too high; `invalid_promo_code`: Promo code is not valid for this booking; `date_out_of_range`: Date is outside the bookable horizon; `idempotency_key_reused`: Idempotency-Key was used with a different request */
             422: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -3884,6 +3896,7 @@ export interface operations {
                      *           "amount": 600
                      *         }
                      *       ],
+                     *       "language": "pt",
                      *       "promo_code": "WELCOME10",
                      *       "referral_code": null,
                      *       "price": {
@@ -4301,6 +4314,7 @@ export interface operations {
                      *           "amount": 600
                      *         }
                      *       ],
+                     *       "language": "pt",
                      *       "promo_code": "WELCOME10",
                      *       "referral_code": null,
                      *       "price": {
@@ -4696,6 +4710,7 @@ export interface operations {
                      *           "amount": 600
                      *         }
                      *       ],
+                     *       "language": "pt",
                      *       "promo_code": "WELCOME10",
                      *       "referral_code": null,
                      *       "price": {

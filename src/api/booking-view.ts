@@ -6,6 +6,7 @@ import { guestCancellationOf } from '../services/bookings.ts'
 import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 import { addonLinesOf, unitLinesOf, type BookingRecord } from '../domain/booking.ts'
 import { tourTexts } from '../domain/translation.ts'
+import { languageOfBooking } from '../domain/booking-language.ts'
 
 /** The fields of a stored booking that the guest's record and the operator's share. */
 export function bookingView(row: BookingRecord, catalog: InstanceCatalog): BookingFields {
@@ -25,6 +26,7 @@ export function bookingView(row: BookingRecord, catalog: InstanceCatalog): Booki
     seats: row.seats,
     units: unitLinesOf(row),
     addons: addonLinesOf(row),
+    language: languageOfBooking(row, catalog.tourById.get(row.tour_id)?.catalog, catalog.instance),
     promo_code: row.promo_code,
     referral_code: row.referral_code,
     price: {

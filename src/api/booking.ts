@@ -7,7 +7,7 @@ import { runIdempotent } from '../http/idempotency.ts'
 import { renewSessionCookie, sessionCookieHeader } from '../http/session.ts'
 import { Booking, BookingLookup, BookingRequest } from '../schemas/booking.ts'
 import { NoBody } from '../schemas/common.ts'
-import type { BookingContext } from '../services/bookings.ts'
+import type { BookingContext } from '../services/booking-context.ts'
 import { manageLinkOf, readManageToken } from '../services/manage-token.ts'
 import type { RecordAnswer } from '../store/write-plan.ts'
 import { guestBookingView, type GuestView } from './booking-view.ts'
@@ -22,6 +22,7 @@ export function bookingContext(request: FastifyRequest): BookingContext {
     sessionId: request.session.id,
     lookedUpBookingId: request.session.lookedUpBookingId,
     now: request.server.tourdesk.clock.now(),
+    language: request.language,
   }
 }
 
@@ -79,7 +80,8 @@ export const bookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
         'Set-Cookie': sessionCookieHeader('When the sid cookie named the session', BOOKING_SESSION_DAYS * 24 * 3600, SESSION_RENEWED),
       },
       errors: ['csrf_missing', 'csrf_invalid', 'tour_not_found', 'insufficient_capacity', 'idempotency_in_flight', 'slot_not_found', 'cutoff_passed',
-        'party_out_of_range', 'invalid_unit', 'unit_not_allowed', 'party_mismatch', 'invalid_addon', 'invalid_promo_code', 'date_out_of_range', 'idempotency_key_reused'],
+        'party_out_of_range', 'invalid_unit', 'unit_not_allowed', 'party_mismatch', 'language_not_offered', 'invalid_addon', 'invalid_promo_code', 'date_out_of_range',
+        'idempotency_key_reused'],
     },
   }, async (request, reply) => {
     reply.header('Cache-Control', 'no-store')

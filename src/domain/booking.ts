@@ -72,6 +72,8 @@ export interface BookingRecord {
   reseller_reference: string | null
   /** The key's commission when it was sold, in basis points: the operator is owed the total less it. */
   reseller_commission_basis_points: number | null
+  /** The language it is guided in, one of its tour's languages; null before migration 028: languageOfBooking. */
+  language: string | null
 }
 
 /** The reseller fields of every booking not sold by a reseller. */

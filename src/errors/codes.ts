@@ -29,6 +29,7 @@ export const ERROR_CODES = {
   party_mismatch: { status: 422, title: 'party is not the number of people the units count', surface: 'any' },
   invalid_unit: { status: 422, title: 'The tour has no such unit', surface: 'any' },
   unit_not_allowed: { status: 422, title: 'A unit is booked outside its quantity bounds or without a unit it must come with', surface: 'any' },
+  language_not_offered: { status: 422, title: 'The tour is not guided in that language', surface: 'any' },
   invalid_addon: { status: 422, title: 'Unknown add-on or quantity too high', surface: 'any' },
   invalid_promo_code: { status: 422, title: 'Promo code is not valid for this booking', surface: 'any' },
   date_out_of_range: { status: 422, title: 'Date is outside the bookable horizon', surface: 'any' },

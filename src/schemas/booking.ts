@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox'
 import { BOOKING_STATUSES } from './booking-status.ts'
 import { Instant, Nullable, PartySize, SessionId } from './common.ts'
 import { decoyFields, MarketingFields } from './decoy-fields.ts'
+import { GuidedLanguageParameter, LanguageTag } from './language.ts'
 import { named } from './named.ts'
 import { MeetingPoint } from './tour.ts'
 import { MAX_UNIT_QUANTITY, MAX_UNITS, UnitType } from './unit-type.ts'
@@ -22,6 +23,8 @@ export const BookingRequest = named('BookingRequest', Type.Object({
         + 'a party that is not the people the units count, 422 party_mismatch',
     },
   )),
+  language: Type.Optional(GuidedLanguageParameter("The language the party is to be guided in: one of the tour's languages (422 language_not_offered "
+    + "naming language). Without it, the language this request is answered in (lang, Accept-Language) when the tour is guided in it, else the tour's first")),
   session: Type.Optional(SessionId),
   addons: Type.Optional(Type.Record(
     Type.String({ pattern: '^[a-z0-9][a-z0-9-]{0,63}$' }),
@@ -36,7 +39,7 @@ export const BookingRequest = named('BookingRequest', Type.Object({
   ...decoyFields("the hold takes no seat (it still replaces the session's current hold) and its checkout quarantines the booking"),
 }, {
   additionalProperties: false,
-  examples: [{ tour_id: 'alfama-walk', start: '2026-06-02T09:30:00+01:00', party: 2, addons: { 'ginjinha-tasting': 2, 'illustrated-map': 1 }, promo_code: 'WELCOME10' }],
+  examples: [{ tour_id: 'alfama-walk', start: '2026-06-02T09:30:00+01:00', party: 2, language: 'pt', addons: { 'ginjinha-tasting': 2, 'illustrated-map': 1 }, promo_code: 'WELCOME10' }],
 }))
 export type BookingRequest = Static<typeof BookingRequest>
 
@@ -87,6 +90,7 @@ export const BookingFields = Type.Object({
     quantity: Type.Integer({ description: 'For a per-person add-on, how many of the party take it; for a per-booking one, how many items' }),
     amount: Type.Integer({ description: 'Price times quantity, as priced when the booking was made' }),
   })),
+  language: LanguageTag("The language the booking is guided in, one of its tour's languages; guest emails are written in it when the instance reads in it"),
   promo_code: Nullable(Type.String()),
   referral_code: Nullable(Type.String()),
   price: BookingPrice,
@@ -145,6 +149,7 @@ export const Booking = named('Booking', Type.Object({
       { id: 'ginjinha-tasting', name: 'Ginjinha tasting', quantity: 2, amount: 700 },
       { id: 'illustrated-map', name: 'Illustrated Alfama map', quantity: 1, amount: 600 },
     ],
+    language: 'pt',
     promo_code: 'WELCOME10',
     referral_code: null,
     price: { currency: 'EUR', subtotal: 3800, addons: 1300, discount: 510, total: 4590, due_now: 0, due_on_arrival: 4590 },

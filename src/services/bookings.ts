@@ -1,6 +1,7 @@
 import { Temporal } from 'temporal-polyfill'
 import { checkedOutStatus } from '../domain/booking-status.ts'
 import { bookingPolicyOf, cancellableUntil, guestCancellation } from '../domain/cancellation.ts'
+import { guidedLanguage } from '../domain/booking-language.ts'
 import { bookableDeparture, NOT_RESOLD, policyOf, type BookingRecord } from '../domain/booking.ts'
 import { toStoredInstant } from '../domain/instant-format.ts'
 import { bookingSessionExpiry } from '../domain/session-lifetime.ts'
@@ -17,32 +18,12 @@ import type { Store } from '../store/store.ts'
 import type { Plan, RecordAnswer as RecordBookingAnswer } from '../store/write-plan.ts'
 import { lastBookableDate, requirePartyInRange, requireOfferedTour } from './availability.ts'
 import { newBookingCode } from './booking-code.ts'
+import type { BookingContext, BookingKey, CheckoutDetails } from './booking-context.ts'
 import { departureOf, seatsFreedBy, takeSeatsOrRefuse } from './booking-seats.ts'
 import type { DepartureMinimum } from './departure-minimum.ts'
-import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 import { requireUsablePromo } from './promo-codes.ts'
 
-export interface BookingContext {
-  catalog: InstanceCatalog
-  sessionId: string
-  /** The booking a lookup made the session's booking, as the session was read for this request. */
-  lookedUpBookingId: string | null
-  now: Temporal.Instant
-}
-
-/**
- * How a guest finds a booking (POST /booking/lookup): its code and contact email, or the
- * booking a manage token names (null for a token that names none: forged, or run out).
- */
-export type BookingKey = { code: string, email: string } | { bookingId: string | null }
-
 type RecordAnswer = RecordBookingAnswer<BookingRecord>
-
-export interface CheckoutDetails {
-  name: string
-  email: string
-  phone: string | null
-}
 
 /** A hold whose time has run out by `now`, whether or not it has been swept yet. */
 const isLapsed = (row: BookingRecord, now: string) => row.status === 'held' && row.hold_expires_at! <= now
@@ -177,6 +158,7 @@ export function bookingService(store: Store, minimum: DepartureMinimum) {
         cancellation_reason: null,
         fee_waived: null,
         ...NOT_RESOLD,
+        language: guidedLanguage(tour, request.language, ctx.language),
       }
       return store.write(function* () {
         yield* bookings.lockSession(instance.ref, ctx.sessionId)

@@ -1,6 +1,7 @@
 import { Temporal } from 'temporal-polyfill'
 import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 import { bookingPolicyOf, cancellableUntil } from '../domain/cancellation.ts'
+import { guidedLanguage } from '../domain/booking-language.ts'
 import { addonLinesOf, bookableDeparture, NOT_RESOLD, policyOf, type BookingRecord } from '../domain/booking.ts'
 import { toStoredInstant } from '../domain/instant-format.ts'
 import { priceBooking, requireAddons } from '../domain/pricing.ts'
@@ -232,6 +233,7 @@ export function operatorBookingChanges(store: Store, plans: OperatorBookingPlans
           cancellation_reason: null,
           fee_waived: null,
           ...NOT_RESOLD,
+          language: guidedLanguage(tour),
         }
         if (promo && !(yield* promoRedemptions.redeem(instance.ref, promo.code, promo.max_uses ?? null))) {
           throw new ApiError('invalid_promo_code', 'This promo code has been used up', { errors: [{ field: 'promo_code', message: 'has no uses left' }] })

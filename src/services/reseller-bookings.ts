@@ -14,6 +14,7 @@ import type { Plan } from '../store/write-plan.ts'
 import { requirePartyInRange, requireOfferedTour } from './availability.ts'
 import { newBookingCode } from './booking-code.ts'
 import { requireDeparture } from './bookings.ts'
+import { guidedLanguage } from '../domain/booking-language.ts'
 import { departureOf, seatsFreedBy, takeSeatsOrRefuse } from './booking-seats.ts'
 import type { DepartureMinimum } from './departure-minimum.ts'
 
@@ -112,6 +113,8 @@ export function resellerBookingService(store: Store, minimum: DepartureMinimum) 
         decline_reason: null, cancelled_by: null, cancellation_reason: null, fee_waived: null,
         reseller_key_id: reseller.keyId, reseller_uuid: input.uuid, reseller_reference: input.resellerReference,
         reseller_commission_basis_points: reseller.commissionBasisPoints,
+        // OCTo names no guiding language: a reseller's booking is guided in the tour's first.
+        language: guidedLanguage(tour),
       }
       try {
         return await store.write(function* () {

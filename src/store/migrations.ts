@@ -5,6 +5,7 @@ import { outboxMigrations } from './migrations/outbox.ts'
 import { priceCategoryMigrations } from './migrations/price-categories.ts'
 import { translationMigrations } from './migrations/translations.ts'
 import { resellerMigrations } from './migrations/resellers.ts'
+import { bookingLanguageMigrations } from './migrations/booking-language.ts'
 
 /**
  * Written with Kysely's schema builder, so the same steps run on SQLite and PostgreSQL; the
@@ -19,6 +20,7 @@ const migrationsFor = (dialect: 'sqlite' | 'postgres') => ({
   ...priceCategoryMigrations(),
   ...translationMigrations(),
   ...resellerMigrations(),
+  ...bookingLanguageMigrations(),
 })
 
 /**

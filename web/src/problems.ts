@@ -108,6 +108,8 @@ const EXPLAIN: Record<ErrorCode | 'network', (problem: ApiProblem, tour?: Tour) 
   party_mismatch: () => ({ place: 'units', text: 'The tickets of this tour have changed since the page was opened. Please reload the page and choose again.' }),
   invalid_unit: () => ({ place: 'units', text: 'One of these tickets is no longer offered. Please reload the page and choose again.' }),
   unit_not_allowed: unitRefused,
+  // The page sends no language: the tour's languages changed since the page was loaded.
+  language_not_offered: () => ({ place: 'action', text: 'This tour is no longer guided in the language chosen. Please reload the page and choose again.' }),
   invalid_addon: (p) => {
     const field = p.errors[0]?.field
     return { place: field?.startsWith('addons.') ? field as Place : 'addons', text: 'That extra is not available in this quantity. Please choose fewer.' }
