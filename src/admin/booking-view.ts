@@ -8,9 +8,10 @@ import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 import type { HistoryEntry } from '../services/booking-history.ts'
 import { addonLinesOf, policyOf, unitLinesOf, type BookingRecord } from '../domain/booking.ts'
 import { describeUnits, onlyImplicitUnit, type UnitLine } from '../domain/units.ts'
+import { resellerOf, type ResellerNames } from './reseller-view.ts'
 
 /** The operator's record of a booking: the guest's, and what only the operator sees. */
-export function operatorBookingView(row: BookingRecord, catalog: InstanceCatalog): OperatorBooking {
+export function operatorBookingView(row: BookingRecord, catalog: InstanceCatalog, resellers: ResellerNames): OperatorBooking {
   const timeZone = catalog.instance.timezone
   const at = (stored: string | null) => stored === null ? null : formatStoredInZone(stored, timeZone)
   const { cancellation: _guestCancellation, ...guest } = bookingView(row, catalog)
@@ -19,6 +20,7 @@ export function operatorBookingView(row: BookingRecord, catalog: InstanceCatalog
   return {
     ...guest,
     channel: row.channel as OperatorBooking['channel'],
+    reseller: resellerOf(row, resellers),
     quarantined: row.quarantined === 1,
     checked_in_at: at(row.checked_in_at),
     internal_note: row.internal_note,
@@ -37,11 +39,11 @@ export function operatorBookingView(row: BookingRecord, catalog: InstanceCatalog
   }
 }
 
-export function bookingDetailView(row: BookingRecord, history: readonly HistoryEntry[], catalog: InstanceCatalog): OperatorBookingDetail {
+export function bookingDetailView(row: BookingRecord, history: readonly HistoryEntry[], catalog: InstanceCatalog, resellers: ResellerNames): OperatorBookingDetail {
   const timeZone = catalog.instance.timezone
   const erased = row.contact_email === ERASED
   return {
-    ...operatorBookingView(row, catalog),
+    ...operatorBookingView(row, catalog, resellers),
     history: history.map(({ before, after, ...entry }) => ({ ...entry, at: formatStoredInZone(entry.at, timeZone), changes: historyChanges(before, after, timeZone, erased) })),
   }
 }
@@ -76,7 +78,7 @@ function historyChanges(before: Record<string, unknown> | null, after: Record<st
 export const versionTag = (row: BookingRecord) => `"${row.version}"`
 
 /** The columns of the bookings export, in order; money in major units beside its currency, instants in the instance's zone. */
-const CSV_COLUMNS: Array<[string, (row: BookingRecord, catalog: InstanceCatalog) => string | number | null]> = [
+const CSV_COLUMNS: Array<[string, (row: BookingRecord, catalog: InstanceCatalog, resellers: ResellerNames) => string | number | null]> = [
   ['code', (r) => r.code],
   ['id', (r) => r.id],
   ['status', (r) => r.status],
@@ -113,11 +115,18 @@ const CSV_COLUMNS: Array<[string, (row: BookingRecord, catalog: InstanceCatalog)
   // Last, after the columns a spreadsheet may already read by position.
   ['seats', (r) => r.seats],
   ['units', (r) => describeUnits(unitLinesOf(r))],
+  // A reseller's booking (channel octo): who sold it, its reference there, and what the reseller owes of it.
+  ['reseller', (r, _c, resellers) => resellerOf(r, resellers)?.name ?? null],
+  ['reseller_reference', (r) => r.reseller_reference],
+  ['reseller_net', (r, _c, resellers) => {
+    const reseller = resellerOf(r, resellers)
+    return reseller && csvAmount(reseller.net, r.currency)
+  }],
 ]
 
 export const BOOKING_CSV_HEADER = csvRecord(CSV_COLUMNS.map(([name]) => name))
 
 /** A booking as one CSV record, CRLF-terminated. */
-export function bookingCsvRecord(row: BookingRecord, catalog: InstanceCatalog): string {
-  return csvRecord(CSV_COLUMNS.map(([, value]) => value(row, catalog)))
+export function bookingCsvRecord(row: BookingRecord, catalog: InstanceCatalog, resellers: ResellerNames): string {
+  return csvRecord(CSV_COLUMNS.map(([, value]) => value(row, catalog, resellers)))
 }

@@ -7,11 +7,13 @@ import { departureData, type DepartureRecord } from '../services/departure-recor
 import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 import { addonLinesOf, unitLinesOf, type BookingRecord } from '../domain/booking.ts'
 import { describeUnits, unitsOf } from '../domain/units.ts'
+import { resellerOf, type ResellerNames } from './reseller-view.ts'
+import type { BookingChannel } from '../schemas/admin/booking.ts'
 
 type Addon = ManifestEntry['addons'][number]
 type UnitTotal = DepartureManifest['totals']['units'][number]
 
-function manifestEntry(row: BookingRecord, timeZone: string): ManifestEntry {
+function manifestEntry(row: BookingRecord, timeZone: string, resellers: ResellerNames): ManifestEntry {
   return {
     id: row.id,
     code: row.code,
@@ -26,6 +28,8 @@ function manifestEntry(row: BookingRecord, timeZone: string): ManifestEntry {
     due_on_arrival: dueOnArrival(row),
     checked_in_at: row.checked_in_at === null ? null : formatStoredInZone(row.checked_in_at, timeZone),
     note: row.internal_note,
+    channel: row.channel as BookingChannel,
+    reseller: resellerOf(row, resellers),
   }
 }
 
@@ -34,9 +38,9 @@ const names = new Intl.Collator('en', { sensitivity: 'base' })
 const byNameThenCode = (a: ManifestEntry, b: ManifestEntry) =>
   names.compare(a.name ?? '', b.name ?? '') || ((a.code ?? a.id) < (b.code ?? b.id) ? -1 : 1)
 
-export function manifestView(departure: DepartureRecord, bookings: readonly BookingRecord[], catalog: InstanceCatalog): DepartureManifest {
+export function manifestView(departure: DepartureRecord, bookings: readonly BookingRecord[], catalog: InstanceCatalog, resellers: ResellerNames): DepartureManifest {
   const timeZone = catalog.instance.timezone
-  const manifest = bookings.map((row) => manifestEntry(row, timeZone)).sort(byNameThenCode)
+  const manifest = bookings.map((row) => manifestEntry(row, timeZone, resellers)).sort(byNameThenCode)
   const statuses = {
     requested: { bookings: 0, guests: 0 },
     confirmed: { bookings: 0, guests: 0 },
@@ -86,8 +90,12 @@ function inTourOrder(totals: ReadonlyMap<string, UnitTotal>, catalog: InstanceCa
   return [...known, ...[...totals.values()].filter((total) => !listed.some((unit) => unit.id === total.id))]
 }
 
-// seats and units came last, after the columns a spreadsheet may already read by position.
-const CSV_HEADER = ['code', 'status', 'name', 'email', 'phone', 'party', 'addons', 'due_on_arrival', 'currency', 'checked_in_at', 'note', 'seats', 'units']
+// seats and units came last, after the columns a spreadsheet may already read by position; the channel and reseller after them.
+const CSV_HEADER = ['code', 'status', 'name', 'email', 'phone', 'party', 'addons', 'due_on_arrival', 'currency', 'checked_in_at', 'note', 'seats', 'units',
+  'channel', 'reseller', 'reseller_reference', 'reseller_net']
+
+/** What a guide reads where a booking's amount due would be: "paid via <reseller>" for a reseller's booking. */
+export const paidVia = (reseller: NonNullable<ManifestEntry['reseller']>) => `paid via ${reseller.name ?? reseller.key_id}`
 
 /** The manifest as RFC 4180 CSV (CRLF line ends, a header row): one row per booking, money in major units beside its currency. */
 export function manifestCsv(view: DepartureManifest): string {
@@ -105,6 +113,10 @@ export function manifestCsv(view: DepartureManifest): string {
     entry.note,
     entry.seats,
     describeUnits(entry.units),
+    entry.channel,
+    entry.reseller?.name ?? null,
+    entry.reseller?.reference ?? null,
+    entry.reseller && csvAmount(entry.reseller.net, view.totals.currency),
   ])
   return [CSV_HEADER, ...rows].map(csvRecord).join('')
 }

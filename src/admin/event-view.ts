@@ -2,6 +2,7 @@ import { formatStoredInZone } from '../domain/instant-format.ts'
 import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 import type { EventRow } from '../store/events.ts'
 import { operatorBookingView } from './booking-view.ts'
+import { NO_RESELLER_NAMES } from './reseller-view.ts'
 import type { BookingRecord } from '../domain/booking.ts'
 import { IMPLICIT_UNIT_ID } from '../domain/units.ts'
 
@@ -26,6 +27,6 @@ export function eventView(row: EventRow, catalog: InstanceCatalog) {
     type: row.type,
     occurred_at: formatStoredInZone(row.occurred_at, timezone),
     instance: { prefix, ref },
-    data: row.subject_type === 'booking' ? { ...operatorBookingView(storedBooking(stored), catalog) } : stored,
+    data: row.subject_type === 'booking' ? { ...operatorBookingView(storedBooking(stored), catalog, NO_RESELLER_NAMES) } : stored,
   }
 }

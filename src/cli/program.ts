@@ -7,6 +7,7 @@ import { keysCommand } from './commands/keys.ts'
 import { manifestCommand } from './commands/manifest.ts'
 import { migrateCommand } from './commands/migrate.ts'
 import { privacyCommand } from './commands/privacy.ts'
+import { resellersCommand } from './commands/resellers.ts'
 import { staffCommand } from './commands/staff.ts'
 import { EXIT } from './failure.ts'
 import type { CliIo } from './io.ts'
@@ -20,6 +21,7 @@ function program(io: CliIo): Command {
     .addCommand(keysCommand(io))
     .addCommand(bookingsCommand(io))
     .addCommand(manifestCommand(io))
+    .addCommand(resellersCommand(io))
     .addCommand(catalogCommand(io))
     .addCommand(privacyCommand(io))
     .addCommand(migrateCommand(io))

@@ -30,9 +30,14 @@ export function cancellationFee(total: number, feePercent: number): number {
   return Math.floor((total * feePercent + 50) / 100)
 }
 
-/** What a booking in `status` owes on arrival: its total while it stands (OWES_ITS_TOTAL), else nothing. */
-export function dueOnArrival(booking: { status: string, total: number }): number {
-  return isOneOf(OWES_ITS_TOTAL, booking.status) ? booking.total : 0
+/**
+ * What a booking in `status` owes on arrival: its total while it stands (OWES_ITS_TOTAL), else
+ * nothing; a reseller's booking owes nothing at all, since its guest paid the reseller, which
+ * owes the operator its net (docs/resellers.md, "On the operator's side").
+ */
+export function dueOnArrival(booking: { status: string, total: number, reseller_key_id?: string | null }): number {
+  // Rows an event kept before migration 026 (src/store/migrations/resellers.ts) have no reseller field.
+  return (booking.reseller_key_id ?? null) === null && isOneOf(OWES_ITS_TOTAL, booking.status) ? booking.total : 0
 }
 
 /** What a guest's DELETE /booking would do: release or cancel, with the fee owed; or nothing. */

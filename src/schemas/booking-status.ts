@@ -40,6 +40,13 @@ export const EXPECTED = statuses(['requested', 'confirmed', 'completed'])
  */
 export const OWES_ITS_TOTAL = statuses(['held', 'requested', 'confirmed', 'completed'])
 
+/**
+ * A reseller's sales it owes the operator its net for (the per-reseller summary, docs/resellers.md):
+ * confirmed, checked in, or a no-show, whose guest paid the reseller all the same. A request is
+ * not sold yet; a cancellation's fee stays between the reseller and its guest.
+ */
+export const RESELLER_OWES = statuses(['confirmed', 'completed', 'no_show'])
+
 /** What a guest's session shows as its booking: every status but released (a released hold was replaced or let go). */
 export const SHOWN_TO_GUEST = statuses(['held', 'expired', ...CHECKED_OUT])
 

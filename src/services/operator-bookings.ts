@@ -2,8 +2,8 @@ import { Temporal } from 'temporal-polyfill'
 import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 import { toStoredInstant } from '../domain/instant-format.ts'
 import { ApiError } from '../errors/api-error.ts'
-import { CHECKED_OUT, isBookingStatus, type BookingStatus } from '../schemas/booking-status.ts'
-import type { BookingFilter, BookingPosition } from '../store/operator-bookings.ts'
+import { CHECKED_OUT, isBookingStatus, RESELLER_OWES, type BookingStatus } from '../schemas/booking-status.ts'
+import type { BookingFilter, BookingPosition, ResellerSales } from '../store/operator-bookings.ts'
 import { bookingHistory, type HistoryEntry } from './booking-history.ts'
 import type { Store } from '../store/store.ts'
 import { operatorBookingActions } from './operator-booking-actions.ts'
@@ -21,6 +21,8 @@ export interface BookingQuery {
   statuses?: readonly BookingStatus[]
   q?: string
   channel?: string
+  /** A reseller key id. */
+  reseller?: string
   quarantined?: boolean
 }
 
@@ -38,6 +40,15 @@ export function operatorBookingService(store: Store, minimum: DepartureMinimum) 
     /** A page of bookings in departure order. */
     async list(catalog: InstanceCatalog, query: BookingQuery, after: BookingPosition | null, limit: number): Promise<BookingRecord[]> {
       return reads.page(catalog.instance.ref, storedFilter(catalog, query), after, limit)
+    },
+
+    /**
+     * Each reseller's sales over departures from `from` to `to` (local dates, both inclusive), one
+     * line per reseller key and currency: what to invoice it (docs/resellers.md, "Invoicing resellers").
+     */
+    async resellerSummary(catalog: InstanceCatalog, range: { from: string, to: string }): Promise<ResellerSales[]> {
+      const filter = storedFilter(catalog, range)
+      return reads.resellerSales(catalog.instance.ref, filter.fromAt!, filter.toAt!, RESELLER_OWES)
     },
 
     /** Every change to the booking with who made it, oldest first (src/services/booking-history.ts). */
@@ -78,6 +89,7 @@ function storedFilter(catalog: InstanceCatalog, query: BookingQuery): BookingFil
     statuses: query.statuses ?? CHECKED_OUT,
     q: query.q,
     channel: query.channel,
+    resellerKeyId: query.reseller,
     quarantined: query.quarantined,
   }
 }

@@ -25,7 +25,18 @@ export interface BookingFilter {
   /** Matched against code, name, email and phone, ignoring case and accents. */
   q?: string
   channel?: string
+  resellerKeyId?: string
   quarantined?: boolean
+}
+
+/** One reseller's sales in one currency (resellerSales); money in minor units. */
+export interface ResellerSales {
+  reseller_key_id: string
+  currency: string
+  bookings: number
+  guests: number
+  retail: number
+  net: number
 }
 
 /** A booking's place in the list's order (start, then id); a page starts after it. */
@@ -85,6 +96,7 @@ function filterSql(dialect: Database['dialect'], instanceId: string, filter: Boo
   if (filter.tourId !== undefined) add('tour_id = ?', filter.tourId)
   add(`status in (${filter.statuses.map(() => '?').join(', ')})`, ...filter.statuses)
   if (filter.channel !== undefined) add('channel = ?', filter.channel)
+  if (filter.resellerKeyId !== undefined) add('reseller_key_id = ?', filter.resellerKeyId)
   if (filter.quarantined !== undefined) add('quarantined = ?', filter.quarantined ? 1 : 0)
   const q = filter.q?.trim()
   if (q) {
@@ -149,6 +161,27 @@ export function operatorBookingRepository({ dialect, read }: Database) {
         else if (columns.some((c) => c !== 'internal_note')) yield* reportBooking('booking.changed', row, { from: row.status, changed: columns })
       }
       return row
+    },
+
+    /**
+     * The sales of each reseller key, per currency, of the bookings in `statuses` whose departure starts
+     * in [fromAt, toAt): how many, their people, their total, and the total of their nets, each booking's
+     * rounded as OCTo showed it (src/domain/reseller-terms.ts, netOf; integer division on both databases).
+     */
+    async resellerSales(instanceId: string, fromAt: string, toAt: string, statuses: readonly BookingStatus[]): Promise<ResellerSales[]> {
+      return read(function* () {
+        const { rows } = yield* statement<Record<keyof ResellerSales, string | number>>(
+          `select reseller_key_id, currency, count(*) as bookings, sum(party) as guests, sum(total) as retail,
+             sum((total * (10000 - coalesce(reseller_commission_basis_points, 0)) + 5000) / 10000) as net
+           from bookings where instance_id = ? and reseller_key_id is not null and start_at >= ? and start_at < ?
+             and status in (${statuses.map(() => '?').join(', ')}) and quarantined = 0
+           group by reseller_key_id, currency order by reseller_key_id, currency`, [instanceId, fromAt, toAt, ...statuses])
+        // PostgreSQL answers counts and sums of integers as text (bigint and numeric).
+        return rows.map((row) => ({
+          reseller_key_id: String(row.reseller_key_id), currency: String(row.currency),
+          bookings: Number(row.bookings), guests: Number(row.guests), retail: Number(row.retail), net: Number(row.net),
+        }))
+      })
     },
 
     /** Every transition of the booking, oldest first. */

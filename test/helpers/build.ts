@@ -39,6 +39,8 @@ export interface TestService {
   contract: ContractChecker
   /** A client for /api/<prefix>, checking every answer against openapi.json. */
   client(prefix?: string): ApiClient
+  /** Its database's DATABASE_URL, for a CLI run on the same data. */
+  databaseUrl: string
 }
 
 export const DEFAULT_NOW = '2026-06-01T08:00:00Z'
@@ -90,6 +92,7 @@ export async function startService(options: StartOptions = {}): Promise<StartedS
       origin,
       contract,
       client: (prefix = instances[0].prefix) => new ApiClient(origin, prefix, contract),
+      databaseUrl: database.url,
       close,
     }
   } catch (err) {

@@ -14,6 +14,7 @@ import { actorOf } from '../../services/staff-auth.ts'
 import type { RecordAnswer } from '../../store/write-plan.ts'
 import { bookingDetailView, operatorBookingView, versionTag } from '../booking-view.ts'
 import { decodeCursor, encodeCursor } from '../list-cursor.ts'
+import { resellerNamesOf, type ResellerNames } from '../reseller-view.ts'
 import type { BookingRecord } from '../../domain/booking.ts'
 
 /** The list's and the export's filters, from the query string. */
@@ -25,6 +26,7 @@ export function bookingQueryOf(query: BookingFilterQuery): BookingQuery {
     statuses: parseStatuses(query.status),
     q: query.q,
     channel: query.channel,
+    reseller: query.reseller,
     quarantined: query.quarantined === undefined ? undefined : query.quarantined === 'true',
   }
 }
@@ -47,23 +49,29 @@ const RULES = 'Repeating an action that already took effect answers 200 with the
   + 'If-Match: "<version>" makes it conditional (412 precondition_failed with the current version when stale); the answer carries ETag.'
 
 export const operatorBookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { clock } = app.tourdesk
+  const { clock, store } = app.tourdesk
   const service = app.tourdesk.operatorBookings
 
   const contextOf = (request: FastifyRequest): OperatorContext => ({
     catalog: request.catalog, now: clock.now(), actor: actorOf(request.staff!), requestId: request.id, ifMatch: ifMatchOf(request),
   })
 
-  function answer(request: FastifyRequest, reply: FastifyReply, row: BookingRecord) {
+  const resellersOf = (request: FastifyRequest) => resellerNamesOf(store, request.catalog.instance.ref)
+
+  function answerWith(request: FastifyRequest, reply: FastifyReply, row: BookingRecord, resellers: ResellerNames) {
     reply.header('ETag', versionTag(row)).header('Cache-Control', 'no-store')
-    return operatorBookingView(row, request.catalog)
+    return operatorBookingView(row, request.catalog, resellers)
   }
+
+  const answer = async (request: FastifyRequest, reply: FastifyReply, row: BookingRecord) => answerWith(request, reply, row, await resellersOf(request))
 
   /** A POST, run once per Idempotency-Key; the stored answer is the operator's view of the booking, written with the change. */
   function once(request: FastifyRequest, reply: FastifyReply, work: (record?: RecordAnswer<BookingRecord>) => Promise<BookingRecord>, status = 200) {
     return runIdempotent<OperatorBooking>(request, reply, async (record) => {
-      const row = await work(record && ((changed) => record(operatorBookingView(changed, request.catalog))))
-      return answer(request, reply.code(status), row)
+      // Read before the change, as the answer kept with it is written inside its transaction.
+      const resellers = await resellersOf(request)
+      const row = await work(record && ((changed) => record(operatorBookingView(changed, request.catalog, resellers))))
+      return answerWith(request, reply.code(status), row, resellers)
     }, status)
   }
 
@@ -74,7 +82,7 @@ export const operatorBookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'Bookings by departure date, filtered and searched',
       description: "from and to are departure dates in the instance's time zone, both inclusive; either may be left out (no bound). "
         + 'status takes a comma-separated list; by default every checked-out status (requested, confirmed, declined, cancelled, completed, '
-        + 'no_show), so holds show only when asked for. q matches part of the code, name, email or phone (by its digits), ignoring case and '
+        + 'no_show), so holds show only when asked for. channel web, staff or octo (a reseller); reseller a reseller key id. q matches part of the code, name, email or phone (by its digits), ignoring case and '
         + 'accents. quarantined=true lists only the bookings quarantined by a spam decoy. Ordered by departure start, then id; '
         + 'pages of limit (default 50) follow next_cursor.',
     },
@@ -84,9 +92,10 @@ export const operatorBookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const after = cursor && { start_at: cursor[0], id: cursor[1] }
     const rows = await service.list(request.catalog, bookingQueryOf(request.query), after, limit + 1)
     const page = rows.slice(0, limit)
+    const resellers = await resellersOf(request)
     reply.header('Cache-Control', 'no-store')
     return {
-      bookings: page.map((row) => operatorBookingView(row, request.catalog)),
+      bookings: page.map((row) => operatorBookingView(row, request.catalog, resellers)),
       next_cursor: rows.length > limit ? encodeCursor([page[page.length - 1].start_at, page[page.length - 1].id]) : null,
     }
   })
@@ -105,7 +114,7 @@ export const operatorBookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const row = await service.find(request.catalog, request.params.code)
     const history = await service.history(request.catalog, row)
     reply.header('ETag', versionTag(row)).header('Cache-Control', 'no-store')
-    return bookingDetailView(row, history, request.catalog)
+    return bookingDetailView(row, history, request.catalog, await resellersOf(request))
   })
 
   app.post('/bookings/:code/confirm', {

@@ -10,6 +10,7 @@ import { actorOf } from '../../services/staff-auth.ts'
 import { departureData } from '../../services/departure-record.ts'
 import { manifestCsv, manifestFileName, manifestView } from '../departure-view.ts'
 import { decodeCursor, encodeCursor } from '../list-cursor.ts'
+import { resellerNamesOf } from '../reseller-view.ts'
 
 /** `If-Match: "<version>"` (or bare digits, or `*` for any); null when absent. */
 export function ifMatchVersion(request: FastifyRequest): number | null {
@@ -89,18 +90,18 @@ export const departureRoutes: FastifyPluginAsyncTypebox = async (app) => {
       csv: 'alternative',
       summary: 'A departure and its manifest; Accept: text/csv gives the manifest as CSV',
       description: 'The manifest lists every requested, confirmed, completed (checked-in) and no-show booking, sorted by name, with contact details '
-        + "(guides see them too), party, add-ons, the amount due on arrival, check-in time and the booking's internal note; quarantined bookings are left out. "
+        + "(guides see them too), party, add-ons, the amount due on arrival (none for a reseller's booking, paid via the reseller), check-in time and the booking's internal note; quarantined bookings are left out. "
         + 'Totals: bookings and guests per status; guests, add-ons and the amount due over the requested, confirmed and completed bookings (a no-show owes '
         + 'only its policy fee, which is information). With Accept: text/csv (ranked above application/json) the answer is the manifest as RFC 4180 CSV '
         + '(text/csv; charset=utf-8, CRLF line ends, a header row, money in major units (45.50) beside a currency column, cells a guest typed that start with = + - or @ prefixed with an '
-        + "apostrophe). 404 departure_not_found when the start is neither scheduled, added nor stored; tour_not_found when the tour is unknown and nothing is stored.",
+        + "apostrophe; the last columns the channel and a reseller's name, reference and net). 404 departure_not_found when the start is neither scheduled, added nor stored; tour_not_found when the tour is unknown and nothing is stored.",
       errors: ['tour_not_found', 'departure_not_found'],
       responseHeaders: { 'Content-Disposition': 'With Accept: text/csv, attachment; filename="manifest-<tour>-<date>-<HHMM>.csv"' },
     },
   }, async (request, reply) => {
     const { catalog } = request
     const detail = await departures.detail({ catalog, now: app.tourdesk.clock.now() }, request.params.tour_id, parseStart(request.params.start, 'start'))
-    const view = manifestView(detail.departure, detail.manifest, catalog)
+    const view = manifestView(detail.departure, detail.manifest, catalog, await resellerNamesOf(app.tourdesk.store, catalog.instance.ref))
     reply.header('Cache-Control', 'no-store')
     reply.header('Vary', 'Accept')
     if (!wantsCsv(request.headers.accept)) return view

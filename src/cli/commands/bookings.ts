@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError, Option } from 'commander'
 import { operatorBookingView } from '../../admin/booking-view.ts'
+import { resellerNamesOf } from '../../admin/reseller-view.ts'
 import { BOOKING_STATUSES, type BookingStatus } from '../../schemas/booking-status.ts'
 import type { OperatorBooking } from '../../schemas/admin/booking.ts'
 import type { BookingPosition } from '../../store/operator-bookings.ts'
@@ -33,6 +34,8 @@ const columns = (format: Format): Column<OperatorBooking>[] => [
   // Last, after the columns a spreadsheet may already read by position.
   { header: 'seats', cell: (b) => b.seats },
   { header: 'units', cell: (b) => describeUnits(b.units) },
+  { header: 'reseller', cell: (b) => b.reseller?.name ?? null },
+  { header: 'reseller_net', cell: (b) => b.reseller && csvAmount(b.reseller.net, b.price.currency) },
 ]
 
 function parseStatuses(value: string): BookingStatus[] {
@@ -61,12 +64,13 @@ export function bookingsCommand(io: CliIo): Command {
         const query = { from: options.from, to: options.to, statuses: options.status, tour: options.tour, q: options.q }
         const format = chosenFormat(options.format, io)
         const out = listing(columns(format), format, io)
+        const resellers = await resellerNamesOf(context.store, catalog.instance.ref)
         const shown = io.progress()
         let after: BookingPosition | null = null
         let count = 0
         for (;;) {
           const rows = await context.operatorBookings.list(catalog, query, after, PAGE)
-          await out.add(rows.map((row) => operatorBookingView(row, catalog)))
+          await out.add(rows.map((row) => operatorBookingView(row, catalog, resellers)))
           count += rows.length
           shown.update(`tourdesk: ${count} bookings read`)
           if (rows.length < PAGE) break

@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander'
-import { manifestCsv, manifestView } from '../../admin/departure-view.ts'
+import { manifestCsv, manifestView, paidVia } from '../../admin/departure-view.ts'
+import { resellerNamesOf } from '../../admin/reseller-view.ts'
 import { describeUnits } from '../../domain/units.ts'
 import type { DepartureManifest, ManifestEntry } from '../../schemas/admin/departure.ts'
 import { instanceNamed, withContext } from '../context.ts'
@@ -15,7 +16,7 @@ function columns(currency: string): Column<ManifestEntry>[] {
     { header: 'phone', cell: (e) => e.phone },
     { header: 'party', cell: (e) => e.party },
     { header: 'add-ons', cell: (e) => e.addons.map((a) => `${a.quantity} × ${a.name}`).join('; ') },
-    { header: 'due', cell: (e) => money(e.due_on_arrival, currency) },
+    { header: 'due', cell: (e) => e.reseller ? paidVia(e.reseller) : money(e.due_on_arrival, currency) },
     { header: 'checked_in', cell: (e) => e.checked_in_at !== null },
     { header: 'note', cell: (e) => e.note },
     // Last, as in the CSV: after the columns read by position before units existed.
@@ -45,7 +46,7 @@ export function manifestCommand(io: CliIo): Command {
       await withContext(io, async ({ context }) => {
         const catalog = instanceNamed(context, options.instance)
         const { departure, manifest } = await context.departures.detail({ catalog, now: context.clock.now() }, options.tour, startInZone(options.start, catalog.instance.timezone))
-        const view = manifestView(departure, manifest, catalog)
+        const view = manifestView(departure, manifest, catalog, await resellerNamesOf(context.store, catalog.instance.ref))
         const format = chosenFormat(options.format, io)
         if (format === 'json') io.print(JSON.stringify(view, null, 2))
         else if (format === 'csv') await io.write(manifestCsv(view))

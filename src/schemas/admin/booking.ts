@@ -23,10 +23,25 @@ export type BookingChannel = Static<typeof BookingChannel>
 
 const { cancellation: _guestCancellation, ...guestFields } = BookingFields.properties
 
+export const BookingReseller = named('BookingReseller', Type.Object({
+  key_id: Type.String({ description: 'The reseller key it was sold through (GET /api-keys)' }),
+  name: Nullable(Type.String({
+    description: "The key's name. null in the event feed and webhooks, which carry the booking as it was stored: GET /bookings/{code} names it",
+  })),
+  reference: Nullable(Type.String({ description: "The reseller's own reference for it (OCTo resellerReference)" })),
+  commission_percent: Type.Number({ description: "The reseller's commission it was sold under, in percent" }),
+  net: Type.Integer({
+    description: 'Minor units: the total less the commission, rounded half up; what the reseller owes the operator for it. '
+      + 'The guest paid the reseller, so price.due_on_arrival is 0',
+  }),
+}, { description: 'A booking a reseller made through the OCTo API (channel octo); docs/resellers.md' }))
+export type BookingReseller = Static<typeof BookingReseller>
+
 /** The operator's view of a booking: every field of the guest record, and what only the operator sees. */
 export const OperatorBooking = named('OperatorBooking', Type.Object({
   ...guestFields,
   channel: BookingChannel,
+  reseller: Nullable(BookingReseller),
   quarantined: Type.Boolean({ description: 'Made through a spam decoy: it takes no seats and nobody is told until released (POST /bookings/{code}/release-quarantine)' }),
   checked_in_at: Nullable(Instant),
   internal_note: Nullable(Type.String()),
@@ -92,9 +107,16 @@ export const BookingFilterQuery = Type.Object({
   })),
   q: Type.Optional(Type.String({ maxLength: 200, description: 'Part of the code, name, email or phone; case and accents ignored' })),
   channel: Type.Optional(BookingChannel),
+  reseller: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'A reseller key id: only the bookings sold through it' })),
   quarantined: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')], { description: 'true: only quarantined bookings; false: none of them' })),
 })
 export type BookingFilterQuery = Static<typeof BookingFilterQuery>
+
+export const ResellerSummaryQuery = Type.Object({
+  from: Type.String({ format: 'date', maxLength: 10, description: "First departure date, in the instance's zone (inclusive)" }),
+  to: Type.String({ format: 'date', maxLength: 10, description: "Last departure date, in the instance's zone (inclusive)" }),
+}, { additionalProperties: false })
+export type ResellerSummaryQuery = Static<typeof ResellerSummaryQuery>
 
 export const BookingListQuery = Type.Object({
   ...BookingFilterQuery.properties,

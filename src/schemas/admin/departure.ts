@@ -5,6 +5,7 @@ import { Instant, LocalDate, NonBlankString, Nullable, OneOf } from '../common.t
 import { named } from '../named.ts'
 import { UnitType } from '../unit-type.ts'
 import { PageQuery } from './page.ts'
+import { BookingChannel, BookingReseller } from './booking.ts'
 
 const TourId = Type.String({ minLength: 1, maxLength: 64, description: 'Tour id' })
 const Capacity = Type.Integer({ minimum: 1, maximum: 100000, description: 'Seats on this departure' })
@@ -76,9 +77,11 @@ export const ManifestEntry = named('ManifestEntry', Type.Object({
   seats: BookingFields.properties.seats,
   units: BookingFields.properties.units,
   addons: Type.Array(Addon),
-  due_on_arrival: Type.Integer({ description: 'Minor units: the total of a requested, confirmed or completed booking; 0 for a no-show, whose fee is information only' }),
+  due_on_arrival: Type.Integer({ description: "Minor units: the total of a requested, confirmed or completed booking; 0 for a no-show, whose fee is information only, and for a reseller's booking, paid via the reseller" }),
   checked_in_at: Nullable(Instant),
   note: Nullable(Type.String({ description: "The booking's internal note" })),
+  channel: BookingChannel,
+  reseller: Nullable({ ...BookingReseller, description: 'A booking a reseller sold (channel octo): its guest paid the reseller, so there is nothing to collect ("paid via <name>")' }),
 }))
 export type ManifestEntry = Static<typeof ManifestEntry>
 
