@@ -27,7 +27,7 @@ export function operatorBookingView(row: BookingRecord, catalog: InstanceCatalog
     policy: terms && { id: terms.id, version: terms.version },
     cancellation: row.cancelled_at === null ? null : {
       at: at(row.cancelled_at)!,
-      by: row.cancelled_by === 'operator' ? 'operator' : 'guest',
+      by: row.cancelled_by ?? 'guest',
       reason: row.cancellation_reason,
       fee_percent: row.cancellation_fee_percent ?? 0,
       fee: row.cancellation_fee ?? 0,

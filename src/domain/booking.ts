@@ -1,5 +1,5 @@
 import { Temporal } from 'temporal-polyfill'
-import type { BookingChannel } from '../schemas/admin/booking.ts'
+import type { BookingChannel, CancelledBy } from '../schemas/admin/booking.ts'
 import type { BookingStatus } from '../schemas/booking-status.ts'
 import type { CatalogPolicy, CatalogTour } from '../schemas/catalog.ts'
 import type { BookingPolicy } from './cancellation.ts'
@@ -60,7 +60,7 @@ export interface BookingRecord {
   checked_in_at: string | null
   internal_note: string | null
   decline_reason: string | null
-  cancelled_by: 'guest' | 'operator' | null
+  cancelled_by: CancelledBy | null
   cancellation_reason: string | null
   /** 1 when the operator waived the cancellation fee, 0 when not, null unless cancelled by the operator. */
   fee_waived: number | null

@@ -132,7 +132,8 @@ export function projectEvent(event: EventRow, context: ProjectionContext): Proje
         return out
       }
       if (guestHears) add('booking_cancelled', guest, guestMessages.cancelled(facts, catalog, fee, row.cancelled_by === 'guest', manageUrl), row, wasConfirmed ? calendar() : null)
-      if (row.cancelled_by === 'guest') toOperators('guest_cancelled', () => operatorMessages.guestCancelled(facts, catalog, fee, view), row)
+      // The operator hears of a cancellation it did not make: the guest's own, or one through the reseller that sold it.
+      if (row.cancelled_by === 'guest' || row.cancelled_by === 'reseller') toOperators('guest_cancelled', () => operatorMessages.guestCancelled(facts, catalog, fee, view), row)
       return out
     }
     case 'booking.changed':

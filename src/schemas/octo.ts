@@ -80,6 +80,10 @@ export type OctoConfirmBody = Static<typeof OctoConfirmBody>
 
 export const OctoUpdateBody = Type.Object({
   resellerReference: Type.Optional(Type.String({ maxLength: 200 })),
+  productId: Type.Optional(Id),
+  optionId: Type.Optional(Id),
+  availabilityId: Type.Optional(Id),
+  unitItems: Type.Optional(Type.Array(UnitItem, { minItems: 1, maxItems: 1000 })),
   contact: Type.Optional(OctoContact),
   notes: Type.Optional(NullableText),
   emailReceipt: Type.Optional(Type.Boolean()),

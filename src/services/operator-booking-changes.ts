@@ -1,23 +1,18 @@
 import { Temporal } from 'temporal-polyfill'
-import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 import { bookingPolicyOf, cancellableUntil } from '../domain/cancellation.ts'
 import { guidedLanguage } from '../domain/booking-language.ts'
-import { addonLinesOf, bookableDeparture, NOT_RESOLD, policyOf, type BookingRecord } from '../domain/booking.ts'
+import { NOT_RESOLD, type BookingRecord } from '../domain/booking.ts'
 import { toStoredInstant } from '../domain/instant-format.ts'
 import { priceBooking, requireAddons } from '../domain/pricing.ts'
-import { changedMix } from '../domain/unit-change.ts'
 import { unitMix } from '../domain/units.ts'
-import type { Departure } from '../domain/schedule.ts'
 import { ApiError, type FieldError } from '../errors/api-error.ts'
 import type { BookingChange, StaffBookingRequest } from '../schemas/admin/booking.ts'
 import { CHECKED_OUT, isOneOf, LIVE_CHECKED_OUT } from '../schemas/booking-status.ts'
-import type { CatalogTour } from '../schemas/catalog.ts'
-import type { DepartureKey } from '../store/bookings.ts'
 import type { BookingFieldChanges } from '../store/operator-bookings.ts'
 import { newRowId } from '../store/row-id.ts'
 import type { Store } from '../store/store.ts'
-import type { Plan } from '../store/write-plan.ts'
 import { requirePartyInRange, requireTour } from './availability.ts'
+import { bookingMoves, isMixChange } from './booking-move.ts'
 import { newBookingCode } from './booking-code.ts'
 import { departureOf, takeSeatsOrRefuse } from './booking-seats.ts'
 import type { DepartureMinimum } from './departure-minimum.ts'
@@ -25,9 +20,6 @@ import { invalidTransition, trimmedOrNull, type OperatorBookingPlans, type Opera
 import { normalisePhone } from './phone-number.ts'
 import { requireUsablePromo } from './promo-codes.ts'
 
-const sameDeparture = (a: DepartureKey, b: DepartureKey) => a.tour_id === b.tour_id && a.start_at === b.start_at
-
-/** normalisePhone, its refusal naming the field where the operator API takes the phone. */
 /** A booking staff take needs a way to reach the guest: an email, a phone, or both (a walk-in may have no email). */
 function requireReachable(contact: { email: string | null, phone: string | null }): void {
   if (contact.email === null && contact.phone === null) {
@@ -35,6 +27,7 @@ function requireReachable(contact: { email: string | null, phone: string | null 
   }
 }
 
+/** normalisePhone, its refusal naming the field where the operator API takes the phone. */
 function contactPhone(raw: string | undefined, region: string | undefined): string | null {
   try {
     return normalisePhone(raw, region)
@@ -44,71 +37,12 @@ function contactPhone(raw: string | undefined, region: string | undefined): stri
   }
 }
 
-/** The add-on quantities a booking has now, by id. */
-const addonQuantitiesOf = (row: BookingRecord): Record<string, number> =>
-  Object.fromEntries(addonLinesOf(row).map((line) => [line.id, line.quantity]))
-
 /** The operator's bookings made or changed by hand: staff bookings, moves and resizes, contact and note, releases from quarantine. */
 export function operatorBookingChanges(store: Store, plans: OperatorBookingPlans, minimum: DepartureMinimum) {
   const { bookings, promoRedemptions, audit } = store
   const { reads } = plans
-
-  /**
-   * The departure starting at `start`, under staff's limits (src/domain/booking.ts): cutoff and
-   * horizon are the guests' limits, not the operator's; a departure that has ended takes no one.
-   */
-  function* requireOpenDeparture(catalog: InstanceCatalog, tour: CatalogTour, start: Temporal.Instant, now: Temporal.Instant): Plan<Departure> {
-    const asked = { tour, timeZone: catalog.instance.timezone, start, now, limits: { by: 'staff' } } as const
-    let bookable = bookableDeparture({ ...asked, added: false })
-    if (bookable === 'slot_not_found') {
-      const row = yield* store.departures.find({ instance_id: catalog.instance.ref, tour_id: tour.id, start_at: toStoredInstant(start) })
-      if (row?.extra === 1) bookable = bookableDeparture({ ...asked, added: true })
-    }
-    if (bookable === 'slot_not_found') {
-      throw new ApiError('slot_not_found', `${tour.title} has no departure starting at ${start}`, {
-        errors: [{ field: 'start', message: 'is not a departure of this tour' }],
-      })
-    }
-    // Under staff's limits the only other refusal: cutoff and horizon are not theirs.
-    if (typeof bookable === 'string') throw new ApiError('departure_ended', 'This departure has already ended')
-    return bookable
-  }
-
-  /**
-   * The new departure, party, add-ons and price of a move or resize. The promo code stays
-   * while the current catalog has it for the tour (its use was counted at checkout); else it
-   * is dropped, with its discount.
-   */
-  function* repriced(row: BookingRecord, input: BookingChange, catalog: InstanceCatalog, now: Temporal.Instant,
-    set: <K extends keyof BookingFieldChanges>(field: K, value: BookingFieldChanges[K]) => void): Plan<void> {
-    const { catalog: tour } = requireTour(catalog, input.tour_id ?? row.tour_id)
-    const startText = input.start ?? row.start_at
-    const start = Temporal.Instant.from(startText)
-    const moved = tour.id !== row.tour_id || !start.equals(Temporal.Instant.from(row.start_at))
-    if (moved) {
-      const departure = yield* requireOpenDeparture(catalog, tour, start, now)
-      set('tour_id', tour.id)
-      set('start_at', toStoredInstant(departure.start))
-      set('end_at', toStoredInstant(departure.end))
-      set('cancellable_until', toStoredInstant(cancellableUntil(policyOf(row, catalog.instance.cancellation_policy), departure.start)))
-    }
-    const units = changedMix(row, catalog.tourById.get(row.tour_id)?.catalog, tour, input)
-    const party = units.party
-    requirePartyInRange(tour.party, party)
-    const addons = requireAddons(tour, input.addons ?? addonQuantitiesOf(row))
-    const promo = row.promo_code === null ? undefined : catalog.instance.promo_codes.find((p) => p.code === row.promo_code)
-    const promoApplies = promo !== undefined && (!promo.tour_ids || promo.tour_ids.includes(tour.id))
-    const price = priceBooking({ units, addons, promo: promoApplies ? promo : null })
-    set('party', party)
-    set('seats', units.seats)
-    set('units', JSON.stringify(units.lines))
-    set('addons', JSON.stringify(price.lines))
-    set('promo_code', promoApplies ? row.promo_code : null)
-    set('subtotal', price.subtotal)
-    set('addons_total', price.addons)
-    set('discount', price.discount)
-    set('total', price.total)
-  }
+  const moves = bookingMoves(store, minimum)
+  const STAFF_LIMITS = { by: 'staff' } as const
 
   return {
     /**
@@ -125,10 +59,10 @@ export function operatorBookingChanges(store: Store, plans: OperatorBookingPlans
         const set = <K extends keyof BookingFieldChanges>(field: K, value: BookingFieldChanges[K]) => {
           if (value !== row[field]) changes[field] = value
         }
-        const moves = input.start !== undefined || input.tour_id !== undefined || input.party !== undefined || input.units !== undefined || input.addons !== undefined
-        if (moves) {
+        const moved = isMixChange(input)
+        if (moved) {
           if (!isOneOf(LIVE_CHECKED_OUT, row.status)) throw invalidTransition(row, 'moved or resized')
-          yield* repriced(row, input, catalog, now, set)
+          yield* moves.repriced(row, input, catalog, now, STAFF_LIMITS, set)
         }
         if (input.contact) {
           if (input.contact.name !== undefined) set('contact_name', input.contact.name.trim())
@@ -140,22 +74,10 @@ export function operatorBookingChanges(store: Store, plans: OperatorBookingPlans
         if (input.internal_note !== undefined) set('internal_note', trimmedOrNull(input.internal_note))
         if (Object.keys(changes).length === 0) return row
 
-        if (moves && row.quarantined === 0) {
-          const from = departureOf(row)
-          const to = departureOf({ ...row, ...changes })
-          const seats = changes.seats ?? row.seats
-          const capacity = catalog.tourById.get(to.tour_id)?.catalog.capacity ?? 0
-          yield* takeSeatsOrRefuse(bookings, instanceId, sameDeparture(from, to)
-            ? [{ key: to, seats: seats - row.seats, capacity }]
-            : [{ key: to, seats, capacity }, { key: from, seats: -row.seats, capacity: 0 }], toStoredInstant(now))
-          if (row.promo_code && changes.promo_code === null) yield* promoRedemptions.release(instanceId, row.promo_code)
-        }
         const at = toStoredInstant(now)
+        if (moved && row.quarantined === 0) yield* moves.moveSeats(row, changes, catalog, at)
         const changed = (yield* reads.update(instanceId, row.id, changes, at))!
-        if (moves && row.quarantined === 0) {
-          const onSameDeparture = sameDeparture(departureOf(row), departureOf(changed))
-          yield* minimum.reportIfReached(catalog, departureOf(changed), onSameDeparture ? changed.party - row.party : changed.party, at, true)
-        }
+        if (moved && row.quarantined === 0) yield* moves.reportMoved(catalog, row, changed, at)
         const before = Object.fromEntries(Object.keys(changes).map((k) => [k, row[k as keyof BookingFieldChanges]]))
         yield* audit.record({
           instanceId, at, actor: ctx.actor, action: 'booking.changed', target: { type: 'booking', id: row.id, ref: row.code }, requestId: ctx.requestId,
@@ -187,7 +109,7 @@ export function operatorBookingChanges(store: Store, plans: OperatorBookingPlans
       const id = newRowId()
 
       return store.write(function* () {
-        const departure = yield* requireOpenDeparture(catalog, tour, start, now)
+        const departure = yield* moves.requireDepartureUnder(catalog, tour, start, now, STAFF_LIMITS)
         let code = newBookingCode()
         while (yield* bookings.codeExists(instance.ref, code)) code = newBookingCode()
         const row: BookingRecord = {

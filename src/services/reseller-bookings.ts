@@ -17,6 +17,7 @@ import { requireDeparture } from './bookings.ts'
 import { guidedLanguage } from '../domain/booking-language.ts'
 import { departureOf, seatsFreedBy, takeSeatsOrRefuse } from './booking-seats.ts'
 import type { DepartureMinimum } from './departure-minimum.ts'
+import { resellerBookingChanges, type ResellerChange } from './reseller-booking-changes.ts'
 
 /** The reseller key a request came with (src/services/reseller-keys.ts). */
 export interface Reseller {
@@ -66,6 +67,7 @@ const isLapsed = (row: BookingRecord, now: string) => row.status === 'held' && r
  */
 export function resellerBookingService(store: Store, minimum: DepartureMinimum) {
   const { bookings, resellerBookings } = store
+  const changes = resellerBookingChanges(store, minimum)
   const sessionOf = (reseller: Reseller, uuid: string) => `octo:${reseller.keyId}:${uuid}`
 
   /** The key's booking, read under its session's lock; an expired hold is written expired first. */
@@ -83,6 +85,22 @@ export function resellerBookingService(store: Store, minimum: DepartureMinimum) 
   }
 
   const noSuchBooking = (uuid: string) => new ApiError('not_found', `No booking of yours has the uuid ${uuid}`)
+
+  /**
+   * Runs a plan on the key's booking, locked (lockedBooking); a booking it does not have is
+   * not_found, and a plan's refusal (a text) is an error of `refusal`'s code, nothing changed.
+   */
+  async function onBooking(ctx: ResellerContext, uuid: string, refusal: 'invalid_transition' | 'cancellation_not_allowed',
+    plan: (row: BookingRecord, now: string) => Plan<BookingRecord | string>): Promise<BookingRecord> {
+    const now = toStoredInstant(ctx.now)
+    const outcome = await store.write(function* (): Plan<BookingRecord | string> {
+      const row = yield* lockedBooking(ctx, uuid)
+      if (!row) throw noSuchBooking(uuid)
+      return yield* plan(row, now)
+    })
+    if (typeof outcome === 'string') throw new ApiError(refusal, outcome)
+    return outcome
+  }
 
   return {
     /** Reserve: holds the seats at once, for `expirationMinutes` (default the instance's hold). The same uuid again answers the same booking. */
@@ -143,62 +161,57 @@ export function resellerBookingService(store: Store, minimum: DepartureMinimum) 
     },
 
     /** Renews a live hold for `minutes` from now. */
-    async extend(ctx: ResellerContext, uuid: string, minutes: number | null): Promise<BookingRecord> {
-      const instanceId = ctx.catalog.instance.ref
-      const now = toStoredInstant(ctx.now)
+    extend(ctx: ResellerContext, uuid: string, minutes: number | null): Promise<BookingRecord> {
       const seconds = minutes === null ? Math.min(ctx.catalog.instance.holdSeconds, MAX_EXPIRATION_MINUTES * 60) : minutes * 60
-      const outcome = await store.write(function* (): Plan<BookingRecord | string> {
-        const row = yield* lockedBooking(ctx, uuid)
-        if (!row) throw noSuchBooking(uuid)
+      return onBooking(ctx, uuid, 'invalid_transition', function* (row, now) {
         if (row.status !== 'held') return `This booking is ${row.status}: only a reservation on hold can be extended`
-        return (yield* resellerBookings.extendHold(instanceId, row.id, toStoredInstant(ctx.now.add({ seconds })), now))!
+        return (yield* resellerBookings.extendHold(ctx.catalog.instance.ref, row.id, toStoredInstant(ctx.now.add({ seconds })), now))!
       })
-      if (typeof outcome === 'string') throw new ApiError('invalid_transition', outcome)
-      return outcome
     },
 
-    /** Confirms a reservation with its contact: CONFIRMED, or PENDING on an on-request tour. Confirming again answers the booking. */
-    async confirm(ctx: ResellerContext, uuid: string, contact: ResellerContact, resellerReference: string | null): Promise<BookingRecord> {
+    /**
+     * Confirms a reservation with its contact: CONFIRMED, or PENDING on an on-request tour.
+     * Unit items other than the reservation's resize it first, under the capacity rule, in the
+     * same plan: a refused mix confirms nothing. Confirming again answers the booking.
+     */
+    confirm(ctx: ResellerContext, uuid: string, contact: ResellerContact, resellerReference: string | null,
+      units: Readonly<Record<string, number>> | null): Promise<BookingRecord> {
       const { catalog } = ctx
-      const instanceId = catalog.instance.ref
-      const now = toStoredInstant(ctx.now)
-      const outcome = await store.write(function* (): Plan<BookingRecord | string> {
-        const row = yield* lockedBooking(ctx, uuid)
-        if (!row) throw noSuchBooking(uuid)
-        if (row.status === 'requested' || row.status === 'confirmed') return row
-        if (row.status !== 'held') return `This booking is ${row.status}: reserve again`
+      return onBooking(ctx, uuid, 'invalid_transition', function* (found, now) {
+        if (found.status === 'requested' || found.status === 'confirmed') return found
+        if (found.status !== 'held') return `This booking is ${found.status}: reserve again`
+        const row = units === null ? found : yield* changes.changed(ctx, found, { move: { units } })
         const tour = catalog.tourById.get(row.tour_id)!.catalog
         let code = newBookingCode()
-        while (yield* bookings.codeExists(instanceId, code)) code = newBookingCode()
-        const [confirmed] = yield* bookings.transition(instanceId, { read: row }, 'held', checkedOutStatus(tour.confirmation), now, {
+        while (yield* bookings.codeExists(catalog.instance.ref, code)) code = newBookingCode()
+        const [confirmed] = yield* bookings.transition(catalog.instance.ref, { read: row }, 'held', checkedOutStatus(tour.confirmation), now, {
           code, contact_name: contact.name, contact_email: contact.email, contact_phone: contact.phone, hold_expires_at: null,
           ...resellerReference !== null ? { reseller_reference: resellerReference } : {},
         })
         if (!confirmed) return 'The reservation expired before it was confirmed: reserve again'
         yield* minimum.reportIfReached(catalog, departureOf(confirmed), confirmed.party, now, false)
+        yield* changes.recordStep(ctx, row, confirmed, 'booking.confirmed')
         return confirmed
       })
-      if (typeof outcome === 'string') throw new ApiError('invalid_transition', outcome)
-      return outcome
     },
 
     /**
-     * Cancels under the booking's own policy: a hold is released; a request or confirmed
-     * booking is cancelled with the fee of the tier its notice falls in (none for a request),
-     * until its departure starts. Cancelling again answers the cancelled booking.
+     * Cancels under the booking's own policy, in the reseller's name: a hold is released; a
+     * request or confirmed booking is cancelled with the fee of the tier its notice falls in
+     * (none for a request), until its departure starts. Cancelling again answers the cancelled booking.
      */
-    async cancel(ctx: ResellerContext, uuid: string, reason: string | null): Promise<BookingRecord> {
+    cancel(ctx: ResellerContext, uuid: string, reason: string | null): Promise<BookingRecord> {
       const { catalog } = ctx
       const instanceId = catalog.instance.ref
-      const now = toStoredInstant(ctx.now)
-      const outcome = await store.write(function* (): Plan<BookingRecord | string> {
-        const row = yield* lockedBooking(ctx, uuid)
-        if (!row) throw noSuchBooking(uuid)
+      return onBooking(ctx, uuid, 'cancellation_not_allowed', function* (row, now) {
         if (row.status === 'cancelled' || row.status === 'released') return row
         if (row.status === 'held') {
-          const [released] = yield* bookings.transition(instanceId, { read: row }, 'held', 'released', now, { cancelled_at: now, cancellation_reason: reason })
-          if (released) yield* bookings.changeSeats(seatsFreedBy([released]))
-          return released ?? 'The reservation changed meanwhile; read it again'
+          const [released] = yield* bookings.transition(instanceId, { read: row }, 'held', 'released', now,
+            { cancelled_at: now, cancelled_by: 'reseller', cancellation_reason: reason })
+          if (!released) return 'The reservation changed meanwhile; read it again'
+          yield* bookings.changeSeats(seatsFreedBy([released]))
+          yield* changes.recordStep(ctx, row, released, 'booking.released')
+          return released
         }
         if (row.status !== 'requested' && row.status !== 'confirmed') return `This booking is ${row.status} and cannot be cancelled`
         const start = Temporal.Instant.from(row.start_at)
@@ -206,32 +219,18 @@ export function resellerBookingService(store: Store, minimum: DepartureMinimum) 
         const feePercent = row.status === 'requested' ? 0 : cancellationFeePercent(policyOf(row, catalog.instance.cancellation_policy), start, ctx.now)
         const [cancelled] = yield* bookings.transition(instanceId, { read: row }, row.status as BookingStatus, 'cancelled', now, {
           cancelled_at: now, cancellation_fee_percent: feePercent, cancellation_fee: cancellationFee(row.total, feePercent),
-          cancelled_by: 'guest', cancellation_reason: reason, fee_waived: 0,
+          cancelled_by: 'reseller', cancellation_reason: reason, fee_waived: 0,
         })
         if (!cancelled) return 'The booking changed meanwhile; read it again'
         yield* bookings.changeSeats(seatsFreedBy([cancelled]))
+        yield* changes.recordStep(ctx, row, cancelled, 'booking.cancelled')
         return cancelled
       })
-      if (typeof outcome === 'string') throw new ApiError('cancellation_not_allowed', outcome)
-      return outcome
     },
 
-    /** Changes the reseller's own fields: its reference and the contact. */
-    async update(ctx: ResellerContext, uuid: string, changes: { resellerReference?: string, contact?: Partial<ResellerContact> }): Promise<BookingRecord> {
-      const instanceId = ctx.catalog.instance.ref
-      const now = toStoredInstant(ctx.now)
-      return store.write(function* () {
-        const row = yield* lockedBooking(ctx, uuid)
-        if (!row) throw noSuchBooking(uuid)
-        const fields = {
-          ...changes.resellerReference !== undefined ? { reseller_reference: changes.resellerReference } : {},
-          ...changes.contact?.name !== undefined ? { contact_name: changes.contact.name } : {},
-          ...changes.contact?.email !== undefined ? { contact_email: changes.contact.email } : {},
-          ...changes.contact?.phone !== undefined ? { contact_phone: changes.contact.phone } : {},
-        }
-        if (Object.keys(fields).length === 0) return row
-        return (yield* resellerBookings.updateResellerFields(instanceId, row.id, fields, now))!
-      })
+    /** Changes the reseller's fields, the contact, or moves or resizes the booking (src/services/reseller-booking-changes.ts). */
+    update(ctx: ResellerContext, uuid: string, change: ResellerChange): Promise<BookingRecord> {
+      return onBooking(ctx, uuid, 'invalid_transition', (row) => changes.changed(ctx, row, change))
     },
   }
 }

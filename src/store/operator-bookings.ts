@@ -45,9 +45,10 @@ export interface BookingPosition {
   id: string
 }
 
-/** Fields of a booking the operator changes by hand (PATCH, release from quarantine); never its status. */
+/** Fields of a booking changed by hand (the operator's PATCH and release from quarantine, a reseller's PATCH); never its status. */
 export type BookingFieldChanges = Partial<Pick<BookingRecord, 'tour_id' | 'start_at' | 'end_at' | 'party' | 'seats' | 'units' | 'addons' | 'promo_code' | 'subtotal'
-  | 'addons_total' | 'discount' | 'total' | 'cancellable_until' | 'contact_name' | 'contact_email' | 'contact_phone' | 'internal_note' | 'quarantined'>>
+  | 'addons_total' | 'discount' | 'total' | 'cancellable_until' | 'contact_name' | 'contact_email' | 'contact_phone' | 'internal_note' | 'quarantined'
+  | 'reseller_reference'>>
 
 /**
  * Each base letter with every way it is written in Latin-1 and Latin Extended-A, both cases:

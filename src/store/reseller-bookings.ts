@@ -47,15 +47,5 @@ export function resellerBookingRepository({ read }: Database) {
         where instance_id = ? and id = ? and status = 'held' and hold_expires_at > ? returning *`, [expiresAt, at, instanceId, id, at])
       return rows[0]
     },
-
-    /** The reseller's own fields of its booking: its reference, and the contact it gives. */
-    *updateResellerFields(instanceId: string, id: string, changes: Partial<Pick<BookingRecord, 'reseller_reference' | 'contact_name' | 'contact_email' | 'contact_phone'>>,
-      at: string): Plan<BookingRecord | undefined> {
-      const columns = Object.keys(changes) as Array<keyof typeof changes>
-      const set = ['updated_at = ?', 'version = version + 1', ...columns.map((c) => `${c} = ?`)].join(', ')
-      const { rows } = yield* statement<BookingRecord>(`update bookings set ${set} where instance_id = ? and id = ? returning *`,
-        [at, ...columns.map((c) => changes[c]), instanceId, id])
-      return rows[0]
-    },
   }
 }

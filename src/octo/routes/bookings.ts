@@ -6,9 +6,10 @@ import { toStoredInstant } from '../../domain/instant-format.ts'
 import { ApiError } from '../../errors/api-error.ts'
 import { readMissingBodyAsEmpty } from '../../http/json-body.ts'
 import { OctoBookingQuery, OctoCancelBody, OctoConfirmBody, OctoExtendBody, OctoReserveBody, OctoUpdateBody, OctoUuidParams, type OctoContact } from '../../schemas/octo.ts'
+import type { ResellerChange } from '../../services/reseller-booking-changes.ts'
 import type { ResellerContact } from '../../services/reseller-bookings.ts'
 import { bookingOf } from '../booking-view.ts'
-import { sellableTours } from '../catalog-view.ts'
+import { OPTION_ID, sellableTours } from '../catalog-view.ts'
 import { badRequest, invalidAvailability, invalidProduct, invalidUuid } from '../errors.ts'
 import { octoView } from '../octo-request.ts'
 import { requireProductOption } from './availability.ts'
@@ -21,6 +22,32 @@ async function orInvalidUuid<T>(uuid: string, work: Promise<T>): Promise<T> {
     if (err instanceof ApiError && err.code === 'not_found') throw invalidUuid(uuid)
     throw err
   }
+}
+
+/** An availability id is its departure's start (docs/resellers.md, "Mapping"), in stored form. */
+function startOf(availabilityId: string): string {
+  try {
+    return Temporal.Instant.from(availabilityId).toString()
+  } catch {
+    throw invalidAvailability(availabilityId)
+  }
+}
+
+/** A departure the tour does not have, asked for by its availability id, is INVALID_AVAILABILITY_ID naming that id. */
+async function orInvalidAvailability<T>(availabilityId: string | undefined, work: Promise<T>): Promise<T> {
+  try {
+    return await work
+  } catch (err) {
+    if (availabilityId !== undefined && err instanceof ApiError && err.code === 'slot_not_found') throw invalidAvailability(availabilityId)
+    throw err
+  }
+}
+
+/** OCTo's unit items, one per person or ticket, as quantities by unit. */
+function unitCounts(items: ReadonlyArray<{ unitId: string }>): Record<string, number> {
+  const units: Record<string, number> = {}
+  for (const item of items) units[item.unitId] = (units[item.unitId] ?? 0) + 1
+  return units
 }
 
 /** Confirm's contact: a name (fullName, or firstName and lastName) and an email address. */
@@ -39,22 +66,11 @@ export const octoBookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/bookings', { schema: { body: OctoReserveBody } }, async (request) => {
     const body = request.body
     const tour = requireProductOption(request, body.productId, body.optionId, body.unitItems.map((u) => ({ id: u.unitId })))
-    let start: string
-    try {
-      start = Temporal.Instant.from(body.availabilityId).toString()
-    } catch {
-      throw invalidAvailability(body.availabilityId)
-    }
-    const units: Record<string, number> = {}
-    for (const item of body.unitItems) units[item.unitId] = (units[item.unitId] ?? 0) + 1
     const ctx = contextOf(request)
-    const row = await resellerBookings.reserve(ctx, {
-      uuid: body.uuid ?? randomUUID(), tourId: tour.id, start, units,
+    const row = await orInvalidAvailability(body.availabilityId, resellerBookings.reserve(ctx, {
+      uuid: body.uuid ?? randomUUID(), tourId: tour.id, start: startOf(body.availabilityId), units: unitCounts(body.unitItems),
       expirationMinutes: body.expirationMinutes ?? null, resellerReference: body.resellerReference ?? null,
-    }).catch((err: unknown) => {
-      if (err instanceof ApiError && err.code === 'slot_not_found') throw invalidAvailability(body.availabilityId)
-      throw err
-    })
+    }))
     return bookingOf(octoView(request), row, ctx.now)
   })
 
@@ -66,8 +82,14 @@ export const octoBookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post('/bookings/:uuid/confirm', { schema: { params: OctoUuidParams, body: OctoConfirmBody } }, async (request) => {
     const ctx = contextOf(request)
+    const { uuid } = request.params
     const contact = requiredContact(request.body.contact)
-    const row = await orInvalidUuid(request.params.uuid, resellerBookings.confirm(ctx, request.params.uuid, contact, request.body.resellerReference ?? null))
+    const items = request.body.unitItems ?? []
+    if (items.length > 0) {
+      const current = await orInvalidUuid(uuid, resellerBookings.get(ctx, uuid))
+      requireProductOption(request, current.tour_id, OPTION_ID, items.map((u) => ({ id: u.unitId })))
+    }
+    const row = await orInvalidUuid(uuid, resellerBookings.confirm(ctx, uuid, contact, request.body.resellerReference ?? null, items.length > 0 ? unitCounts(items) : null))
     return bookingOf(octoView(request), row, ctx.now)
   })
 
@@ -85,8 +107,20 @@ export const octoBookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.patch('/bookings/:uuid', { schema: { params: OctoUuidParams, body: OctoUpdateBody } }, async (request) => {
     const ctx = contextOf(request)
-    const { contact, resellerReference } = request.body
-    const row = await orInvalidUuid(request.params.uuid, resellerBookings.update(ctx, request.params.uuid, {
+    const { uuid } = request.params
+    const { contact, resellerReference, productId, optionId, availabilityId, unitItems } = request.body
+    let move: ResellerChange['move']
+    if (productId !== undefined || optionId !== undefined || availabilityId !== undefined || unitItems !== undefined) {
+      const current = await orInvalidUuid(uuid, resellerBookings.get(ctx, uuid))
+      const tour = requireProductOption(request, productId ?? current.tour_id, optionId ?? OPTION_ID, unitItems?.map((u) => ({ id: u.unitId })))
+      move = {
+        ...tour.id !== current.tour_id ? { tour_id: tour.id } : {},
+        ...availabilityId !== undefined ? { start: startOf(availabilityId) } : {},
+        ...unitItems !== undefined ? { units: unitCounts(unitItems) } : {},
+      }
+    }
+    const row = await orInvalidUuid(uuid, orInvalidAvailability(availabilityId, resellerBookings.update(ctx, uuid, {
+      ...move !== undefined ? { move } : {},
       ...resellerReference !== undefined ? { resellerReference } : {},
       ...contact ? {
         contact: {
@@ -95,7 +129,7 @@ export const octoBookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
           ...contact.phoneNumber !== undefined ? { phone: contact.phoneNumber?.trim() || null } : {},
         },
       } : {},
-    }))
+    })))
     return bookingOf(octoView(request), row, ctx.now)
   })
 

@@ -21,6 +21,10 @@ export const BookingChannel = OneOf(BOOKING_CHANNELS, {
 })
 export type BookingChannel = Static<typeof BookingChannel>
 
+/** Who cancelled a booking: the guest (DELETE /booking), the operator, or the reseller that sold it (OCTo cancel). */
+export const CANCELLED_BY = ['guest', 'operator', 'reseller'] as const
+export type CancelledBy = typeof CANCELLED_BY[number]
+
 const { cancellation: _guestCancellation, ...guestFields } = BookingFields.properties
 
 export const BookingReseller = named('BookingReseller', Type.Object({
@@ -50,7 +54,7 @@ export const OperatorBooking = named('OperatorBooking', Type.Object({
   })),
   cancellation: Nullable(Type.Object({
     at: Instant,
-    by: OneOf(['guest', 'operator']),
+    by: OneOf(CANCELLED_BY),
     reason: Nullable(Type.String()),
     fee_percent: Type.Integer(),
     fee: Type.Integer({ description: 'Owed under the policy (0 when waived); information only, nothing is charged' }),
