@@ -9,8 +9,7 @@ export const LANGUAGE_TAG_PATTERN = '^[a-z]{2,3}(-[A-Za-z0-9]+)*$'
 export const LANGUAGE_TAG_MAX_LENGTH = 35
 /** The most languages an instance lists (and so the most translations a text has). */
 export const MAX_INSTANCE_LANGUAGES = 20
-/** An instance that lists no languages speaks this one only. */
-export const DEFAULT_LANGUAGES: readonly string[] = ['en']
+export { DEFAULT_LANGUAGES } from './language-list.ts'
 
 export const LanguageTag = (description?: string) =>
   Type.String({ pattern: LANGUAGE_TAG_PATTERN, maxLength: LANGUAGE_TAG_MAX_LENGTH, ...(description ? { description } : {}) })

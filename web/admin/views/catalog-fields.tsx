@@ -163,15 +163,17 @@ interface TextFieldProps {
   /** Shown before the input, e.g. the currency symbol. */
   prefix?: string
   class?: string
+  /** The language of the text typed, when not the page's (a translation): spelling and speech follow it. */
+  lang?: string
 }
 
 /** A labelled input (or textarea) for one field; the API's error for the field appears under it. */
-export function TextField({ path, label, value, onInput, hint, type = 'text', inputMode, multiline, rows = 3, readOnly, autoComplete = 'off', prefix: unit, class: className }: TextFieldProps) {
+export function TextField({ path, label, value, onInput, hint, type = 'text', inputMode, multiline, rows = 3, readOnly, autoComplete = 'off', prefix: unit, class: className, lang }: TextFieldProps) {
   const { prefix, errors } = useContext(FormContext)
   const id = fieldId(prefix, path)
   const error = errors[path]
   const common = {
-    id, name: path, 'data-field': path, 'data-label': label, value, readOnly, autoComplete,
+    id, name: path, 'data-field': path, 'data-label': label, value, readOnly, autoComplete, lang,
     ...describedBy({ id, hint, error }),
     onInput: (event: Event) => onInput((event.currentTarget as HTMLInputElement).value),
   }

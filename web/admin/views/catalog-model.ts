@@ -2,6 +2,7 @@ import type { AdminApi } from '../api.ts'
 import type { CatalogAddon, CatalogPolicy, CatalogPromoCode, CatalogTour, ScheduleRule } from '../../../src/schemas/catalog.ts'
 import { integerOf, rowKey, type DraftProblem } from './catalog-drafts.ts'
 import { unitDraft, unitsOf, type UnitDraft } from './catalog-units-model.ts'
+import { translationsOf } from './translation-model.ts'
 
 /**
  * The catalog as the back office edits it: the operator API's records (the catalog file's
@@ -309,20 +310,26 @@ export interface PolicyDraft {
   summary: string
   tiers: { key: number, hours_before_start: string, fee_percent: string }[]
   no_show_fee_percent: string
+  /** The summary by each of the instance's other languages (empty: missing). */
+  translations: Record<string, string>
 }
 
-export function policyDraft(policy: CatalogPolicy): PolicyDraft {
+export function policyDraft(policy: CatalogPolicy, otherLanguages: readonly string[]): PolicyDraft {
   return {
     summary: policy.summary,
     tiers: policy.tiers.map((tier) => ({ key: rowKey(), hours_before_start: String(tier.hours_before_start), fee_percent: String(tier.fee_percent) })),
     no_show_fee_percent: String(policy.no_show_fee_percent),
+    translations: Object.fromEntries(otherLanguages.map((language) => [language, policy.translations?.[language]?.summary ?? ''])),
   }
 }
 
-export function policyTermsOf(draft: PolicyDraft): Record<string, unknown> {
+/** The body of PUT /policy, which replaces the terms whole: the translations go with them, or they would be dropped. */
+export function policyTermsOf(draft: PolicyDraft, policy: CatalogPolicy): Record<string, unknown> {
+  const translations = translationsOf(policy.translations, Object.fromEntries(Object.entries(draft.translations).map(([language, summary]) => [language, { summary }])))
   return {
     summary: draft.summary.trim(),
     tiers: draft.tiers.map((tier) => ({ hours_before_start: integerOf(tier.hours_before_start), fee_percent: integerOf(tier.fee_percent) })),
     no_show_fee_percent: integerOf(draft.no_show_fee_percent),
+    ...(translations === null ? {} : { translations }),
   }
 }

@@ -4,28 +4,31 @@ import { useOffice } from '../session.tsx'
 import { FormEnd, FormFields, TextField, useFormErrors } from './catalog-fields.tsx'
 import { policyDraft, policyTermsOf, rowKey, type CatalogPolicy, type EditSummary, type PolicyDraft } from './catalog-model.ts'
 import { CatalogNav } from './catalog-nav.tsx'
+import { loadLanguages } from './catalog-translations.tsx'
+import { languageName, STRINGS } from './translation-strings.ts'
 
 type PolicyAnswer = EditSummary & { policy: CatalogPolicy }
 
-/** The cancellation policy in force; saving new terms publishes a new version (PUT /policy). */
+/** The cancellation policy in force, its summary beside its translations; saving new terms publishes a new version (PUT /policy). */
 export function PolicyView() {
   const { api } = useOffice()
-  const [state, reload] = useLoad(() => api.get<CatalogPolicy>('/policy'), [])
+  const [state, reload] = useLoad(() => Promise.all([api.get<CatalogPolicy>('/policy'), loadLanguages(api)]), [])
   return (
     <>
       <CatalogNav current="policy" />
-      <h1 tabIndex={-1}>Cancellation policy{state.kind === 'ready' && <span class="subtitle">Version {state.data.version}</span>}</h1>
+      <h1 tabIndex={-1}>Cancellation policy{state.kind === 'ready' && <span class="subtitle">Version {state.data[0].version}</span>}</h1>
       <p class="hint">New bookings take the version in force when they are made; existing bookings keep the terms they were made under.</p>
       <LoadState state={state} what="the policy" retry={reload} />
-      {state.kind === 'ready' && <PolicyForm policy={state.data} onSaved={reload} />}
+      {state.kind === 'ready' && <PolicyForm policy={state.data[0]} languages={state.data[1]} onSaved={reload} />}
     </>
   )
 }
 
-function PolicyForm({ policy: loaded, onSaved }: { policy: CatalogPolicy, onSaved: () => Promise<void> }) {
+function PolicyForm({ policy: loaded, languages, onSaved }: { policy: CatalogPolicy, languages: readonly string[], onSaved: () => Promise<void> }) {
+  const [defaultLanguage, ...others] = languages
   const { api, formats, announce } = useOffice()
   const [policy, setPolicy] = useState(loaded)
-  const [draft, setDraft] = useState<PolicyDraft>(() => policyDraft(loaded))
+  const [draft, setDraft] = useState<PolicyDraft>(() => policyDraft(loaded, others))
   const [busy, setBusy] = useState(false)
   const [saved, setSaved] = useState<{ text: string, draft: PolicyDraft } | null>(null)
   const { form, summary, errors, clear, showRefusal } = useFormErrors()
@@ -39,8 +42,8 @@ function PolicyForm({ policy: loaded, onSaved }: { policy: CatalogPolicy, onSave
     clear()
     setBusy(true)
     try {
-      const answer = await api.put<PolicyAnswer>('/policy', policyTermsOf(draft))
-      const next = policyDraft(answer.policy)
+      const answer = await api.put<PolicyAnswer>('/policy', policyTermsOf(draft, policy))
+      const next = policyDraft(answer.policy, others)
       const text = answer.changes.length === 0
         ? `Nothing had changed: version ${answer.policy.version} stays in force.`
         : `Version ${answer.policy.version} published. Bookings made from now on take it; existing bookings keep their terms.`
@@ -64,6 +67,21 @@ function PolicyForm({ policy: loaded, onSaved }: { policy: CatalogPolicy, onSave
           <h2 id="policy-terms">Terms</h2>
           <TextField path="summary" label="The policy in plain words" multiline rows={4} value={draft.summary} onInput={(summary) => set({ summary })}
             hint="Guests read this on the booking page and in their emails" />
+          {others.length > 0 && (
+            <fieldset class="translation" data-missing={others.filter((language) => draft.translations[language].trim() === '').length}>
+              <legend>{STRINGS.policy.heading}</legend>
+              <p class="hint">{STRINGS.policy.hint(languageName(defaultLanguage))}</p>
+              {others.map((language) => {
+                const missing = draft.translations[language].trim() === ''
+                return (
+                  <TextField key={language} path={`translations.${language}.summary`} label={STRINGS.policy.field(languageName(language))} lang={language} multiline rows={3}
+                    value={draft.translations[language]} class={missing ? 'translation-missing' : undefined}
+                    hint={missing ? <><span class="badge" data-tone="warn">{STRINGS.missing}</span> {STRINGS.policy.missingHint(languageName(language))}</> : undefined}
+                    onInput={(summary) => setDraft((current) => ({ ...current, translations: { ...current.translations, [language]: summary } }))} />
+                )
+              })}
+            </fieldset>
+          )}
           <h3>Cancellation fees</h3>
           <p class="hint">Of the tiers a cancellation meets, the one with the most hours applies. End with a 0-hour tier so every moment before the start is covered.</p>
           <ol class="rows">
@@ -92,7 +110,7 @@ function PolicyForm({ policy: loaded, onSaved }: { policy: CatalogPolicy, onSave
       </FormFields>
       <FormEnd errors={errors} summaryRef={summary} saved={saved} draft={draft}>
         <button type="submit" class="button" disabled={busy}>{busy ? 'Publishing…' : 'Publish as a new version'}</button>
-        <button type="button" class="button quiet" disabled={busy} onClick={() => { clear(); setDraft(policyDraft(policy)) }}>Undo my changes</button>
+        <button type="button" class="button quiet" disabled={busy} onClick={() => { clear(); setDraft(policyDraft(policy, others)) }}>Undo my changes</button>
       </FormEnd>
     </form>
   )

@@ -11,6 +11,7 @@ import {
 import { ScheduleEditor } from './catalog-schedule.tsx'
 import { UnitsEditor } from './catalog-units.tsx'
 import { CatalogNav } from './catalog-nav.tsx'
+import { STRINGS } from './translation-strings.ts'
 
 type TourAnswer = EditSummary & { tour: OperatorTour }
 
@@ -160,6 +161,7 @@ function TourEditor({ tour, onSaved }: { tour: OperatorTour | null, onSaved?: (t
         <FormFields prefix="tour" errors={errors}>
           <section class="card catalog-section" aria-labelledby="tour-text">
             <h2 id="tour-text">What guests read</h2>
+            {original && <p class="hint"><Link to={`catalog/tours/${encodeURIComponent(original.id)}/translations`}>{STRINGS.tour.link}</Link>: {STRINGS.tour.linkHint}</p>}
             <TextField path="title" label="Title" value={draft.title}
               onInput={(value) => set({ title: value, ...(!original && !idTouched ? { id: slugOf(value) } : {}) })} />
             {!original && (

@@ -6,27 +6,35 @@ import { PolicyView } from './catalog-policy.tsx'
 import { PromoCodesView } from './catalog-promo-codes.tsx'
 import { NewTourView, TourView } from './catalog-tour.tsx'
 import { CatalogNav } from './catalog-nav.tsx'
+import { LanguagesView } from './catalog-languages.tsx'
+import { loadLanguages, TranslationsView } from './catalog-translations.tsx'
+import { tourGaps } from './translation-model.ts'
+import { languageName, STRINGS } from './translation-strings.ts'
 import { NotFoundView } from './not-found.tsx'
 import './catalog.css'
 
 /**
  * The catalog, for managers (issue 17): tours and their editor, promo codes and the
- * cancellation policy, all through the operator API's catalog routes. Paths: `catalog`,
- * `catalog/tours/<id>`, `catalog/tours/new`, `catalog/promo-codes`, `catalog/policy`.
+ * cancellation policy, the instance's languages and each tour's translations (issue 29), all
+ * through the operator API's catalog routes. Paths: `catalog`, `catalog/tours/<id>`,
+ * `catalog/tours/<id>/translations`, `catalog/tours/new`, `catalog/promo-codes`,
+ * `catalog/policy`, `catalog/languages`.
  */
 export function CatalogView({ path }: { path: string }) {
   const [, part = '', id = '', ...rest] = path.split('/')
   if (part === '' || (part === 'tours' && !id)) return <CatalogHome />
   if (part === 'promo-codes' && !id) return <PromoCodesView />
   if (part === 'policy' && !id) return <PolicyView />
+  if (part === 'languages' && !id) return <LanguagesView />
+  if (part === 'tours' && id && id !== 'new' && rest.length === 1 && rest[0] === 'translations') return <TranslationsView id={decodeURIComponent(id)} />
   if (part === 'tours' && id && rest.length === 0) return id === 'new' ? <NewTourView /> : <TourView id={decodeURIComponent(id)} />
   return <NotFoundView />
 }
 
-/** Every tour (archived ones marked), with a word on the promo codes and the policy. */
+/** Every tour (archived ones marked, each with what its translations lack), with a word on the promo codes and the policy. */
 function CatalogHome() {
   const { api, formats } = useOffice()
-  const [state, reload] = useLoad(() => Promise.all([allTours(api), allPromoCodes(api), api.get<CatalogPolicy>('/policy')]), [])
+  const [state, reload] = useLoad(() => Promise.all([allTours(api), allPromoCodes(api), api.get<CatalogPolicy>('/policy'), loadLanguages(api)]), [])
   const today = formats.operatorDate(new Date().toISOString())
   return (
     <>
@@ -34,7 +42,8 @@ function CatalogHome() {
       <h1 tabIndex={-1}>Catalog</h1>
       <LoadState state={state} what="the catalog" retry={reload} />
       {state.kind === 'ready' && (() => {
-        const [tours, codes, policy] = state.data
+        const [tours, codes, policy, languages] = state.data
+        const others = languages.slice(1)
         const valid = codes.filter((c) => c.valid_from <= today && today <= c.valid_until && (c.max_uses === undefined || c.uses < c.max_uses)).length
         return (
           <>
@@ -53,6 +62,15 @@ function CatalogHome() {
                         : `${formats.price(tour.price)} per person`} · {tour.capacity} seats · {tour.party.min}–{tour.party.max} per booking
                       {' · '}{tour.confirmation === 'instant' ? 'instant confirmation' : 'on request'}
                     </p>
+                    {others.length > 0 && (() => {
+                      const gaps = tourGaps(tour, others)
+                      return (
+                        <p class="translation-line">
+                          <Link to={`catalog/tours/${encodeURIComponent(tour.id)}/translations`}>{STRINGS.tour.listLine}</Link>
+                          {': '}{others.map((language) => `${languageName(language)} ${STRINGS.missingOf(gaps.missing[language], gaps.total)}`).join(' · ')}
+                        </p>
+                      )
+                    })()}
                     {tour.archived && <ul class="badges"><li class="badge" data-tone="warn">Archived: guests do not see it</li></ul>}
                   </li>
                 ))}
