@@ -22,9 +22,25 @@ export function sendProblem(reply: FastifyReply, error: ApiError): FastifyReply 
   return reply.code(error.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(problemBody(error, reply.request.id)))
 }
 
+type ValidationIssue = NonNullable<FastifyError['validation']>[number]
+
+/**
+ * The issues without a union's own complaints about a value that has an error inside it: of
+ * `{"translations": {"pt": {"title": <201 characters>}}}` against "a translations object or
+ * null", the cause is translations.pt.title; "translations must be null" and "must match a
+ * schema in anyOf" would only send a form's reader to the wrong field. A value of neither shape
+ * has no inner error, and keeps them all.
+ */
+function withoutUnionNoise(issues: readonly ValidationIssue[]): ValidationIssue[] {
+  return issues.filter((issue) => {
+    const union = issue.keyword === 'anyOf' || (issue.keyword === 'type' && /\/anyOf\/\d+\/type$/.test(issue.schemaPath))
+    return !(union && issues.some((other) => other.instancePath.startsWith(`${issue.instancePath}/`)))
+  })
+}
+
 function fieldErrors(error: FastifyError): FieldError[] {
   const context = error.validationContext ?? 'body'
-  return (error.validation ?? []).map((issue) => {
+  return withoutUnionNoise(error.validation ?? []).map((issue) => {
     const params = issue.params as Record<string, unknown>
     const path = issue.instancePath.split('/').filter(Boolean).join('.')
     const child = (params.missingProperty ?? params.additionalProperty ?? params.propertyName) as string | undefined

@@ -87,3 +87,20 @@ test('the catalog file takes languages and translations under the same rules, na
   lisbon.tours[0].translations = { es: { title: 'Alfama a pie' } }
   assert.throws(() => parseCatalogFile(JSON.stringify(catalog), 'test'), /instances\[0\]\.tours\[0\]\.translations\.es is not one of the instance's languages/)
 })
+
+test('a refused translation or language names the field the back office shows it at, and nothing changes', async (t) => {
+  const service = await build(t)
+  const operator = await manager(service)
+  const version = await catalogVersion(service)
+  const { translations } = (await operator.get('/tours/tagus-sunset-sail')).body
+  const tooLong = { ...translations, pt: { ...translations.pt, title: 'x'.repeat(201) } }
+  assertProblem(await operator.patch('/tours/tagus-sunset-sail', { translations: tooLong }), 400, 'validation_failed', ['translations.pt.title'])
+  const unit = { ...translations, pt: { ...translations.pt, units: { child: { name: '' } } } }
+  assertProblem(await operator.patch('/tours/tagus-sunset-sail', { translations: unit }), 400, 'validation_failed', ['translations.pt.units.child.name'])
+  assertProblem(await operator.patch('/settings', { languages: ['en', 'PT'] }), 400, 'validation_failed', ['languages.1'])
+  // The policy too is translated into pt: its translation is named as well.
+  assertProblem(await operator.patch('/settings', { languages: ['en', 'es'] }), 422, 'catalog_invalid', ['cancellation_policy.translations.pt', 'languages'])
+  const { summary, tiers, no_show_fee_percent } = (await operator.get('/policy')).body
+  assertProblem(await operator.put('/policy', { summary, tiers, no_show_fee_percent, translations: { pt: { summary: '' } } }), 400, 'validation_failed', ['translations.pt.summary'])
+  assert.equal(await catalogVersion(service), version, 'a refused edit changes nothing')
+})

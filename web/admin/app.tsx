@@ -76,9 +76,11 @@ function SignedIn({ api, me, operatorName, onSignedOut }: { api: AdminApi, me: M
   const main = useRef<HTMLElement>(null)
   const first = useRef(true)
 
-  // Tour names for departures: the instance's public tour list (departures name only the tour id).
+  // Tour names for departures: the instance's public tour list (departures name only the tour id),
+  // in the instance's default language like every catalog text of the back office ("*" reads
+  // the default, docs/languages.md), not in the one the browser would ask for.
   useEffect(() => {
-    fetch(`/api/${me.instance.prefix}/tours`, { headers: { accept: 'application/json' } })
+    fetch(`/api/${me.instance.prefix}/tours`, { headers: { accept: 'application/json', 'accept-language': '*' } })
       .then((r) => r.ok ? r.json() : { tours: [] })
       .then((body: { tours: { id: string, title: string }[] }) => setTitles(new Map(body.tours.map((t) => [t.id, t.title]))))
       .catch(() => {})

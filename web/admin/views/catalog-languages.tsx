@@ -72,7 +72,7 @@ function LanguagesForm({ loaded, onSaved }: { loaded: readonly string[], onSaved
           <h2 id="languages-legend">{S.legend}</h2>
           <TextField path="languages" label={S.field} value={draft} onInput={setDraft} hint={S.fieldHint} />
           <p class="language-order" id="languages-order">
-            {listed.length === 0 ? S.none : S.inOrder(formats.list(listed.map((tag, i) => (i === 0 ? `${languageName(tag)}, ${STRINGS.defaultMark}` : languageName(tag)))))}
+            {listed.length === 0 ? S.none : S.inOrder(formats.list(listed.map((tag, i) => (i === 0 ? S.asDefault(languageName(tag)) : languageName(tag)))))}
           </p>
         </section>
       </FormFields>

@@ -7,7 +7,7 @@ import { FormEnd, FormFields, TextField, useFormErrors } from './catalog-fields.
 import type { EditSummary, OperatorTour } from './catalog-model.ts'
 import { CatalogNav } from './catalog-nav.tsx'
 import {
-  instanceLanguages, missingTexts, translatableTexts, translationDraft, translationsOf, type TranslatableText, type TranslationDraft,
+  instanceLanguages, translatableTexts, translationDraft, translationsOf, type TranslatableText, type TranslationDraft,
 } from './translation-model.ts'
 import { languageName, STRINGS } from './translation-strings.ts'
 
@@ -97,7 +97,7 @@ function TranslationsForm({ tour: loaded, languages }: { tour: OperatorTour, lan
         <h2 id="translation-counts">{S.countsLabel}</h2>
         <ul aria-labelledby="translation-counts">
           {others.map((language) => {
-            const missing = missingTexts(texts, draft[language]).length
+            const missing = texts.filter((text) => draft[language][text.path].trim() === '').length
             return <li key={language} data-language={language} data-missing={missing}>{S.count(languageName(language), missing, texts.length)}</li>
           })}
         </ul>

@@ -98,7 +98,7 @@ export function translationsOf<T extends Tree>(loaded: Record<string, T> | undef
 }
 
 /** The paths of `texts` that the translation into `language` leaves to the default language. */
-export function missingTexts(texts: readonly TranslatableText[], translation: TourTranslation | Tree | undefined): string[] {
+function missingTexts(texts: readonly TranslatableText[], translation: TourTranslation | Tree | undefined): string[] {
   return texts.filter((text) => valueAt(translation as Tree | undefined, text.path).trim() === '').map((text) => text.path)
 }
 

@@ -28,7 +28,6 @@ export const STRINGS = {
   nav: 'Languages',
   missing: 'Missing',
   complete: 'Complete',
-  defaultMark: 'default',
   saving: 'Saving…',
   undo: 'Undo my changes',
   /** "2 of 9 texts missing". */
@@ -43,6 +42,7 @@ export const STRINGS = {
     fieldHint: 'Codes such as en, pt, es or pt-BR, separated by commas. A language that tours are translated into cannot be removed '
       + 'or made the default until those translations are removed.',
     inOrder: (names: string) => `In this order: ${names}.`,
+    asDefault: (name: string) => `${name} as the default`,
     none: 'No language yet: list at least one.',
     save: 'Save the languages',
     nothingChanged: 'Nothing to save: the languages have not changed.',
