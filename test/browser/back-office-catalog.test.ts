@@ -67,7 +67,7 @@ describe('the back office catalog in Chromium', { skip: browserSkipReason(), tim
     await assertAccessible(page, 'catalog')
     await screenshot(page, 'back-office-catalog')
 
-    await follow(alfama.getByRole('link'))
+    await follow(alfama.getByRole('link', { name: 'Alfama & Mouraria Walking Tour' }))
     await page.getByRole('heading', { level: 1, name: /Alfama & Mouraria Walking Tour/ }).waitFor()
     const price = page.locator('#tour-price')
     assert.equal(await price.inputValue(), '19.00', 'money in major units, in the manager\'s locale')
