@@ -5,15 +5,19 @@ export interface BucketPolicy {
   per_minute: number
 }
 
-export type RateClass = 'read' | 'booking' | 'forms'
+export type RateClass = 'read' | 'booking' | 'forms' | 'octo'
 
 export type RateLimitPolicies = Record<RateClass, BucketPolicy>
 
-/** Defaults per client address and per session; forms are strictest. Overridable per instance. */
+/**
+ * Defaults per client address and per session (octo: per reseller key, 20 requests a second
+ * with a burst of 100, docs/resellers.md); forms are strictest. Overridable per instance.
+ */
 export const DEFAULT_RATE_LIMITS: RateLimitPolicies = {
   read: { burst: 120, per_minute: 600 },
   booking: { burst: 20, per_minute: 60 },
   forms: { burst: 5, per_minute: 6 },
+  octo: { burst: 100, per_minute: 1200 },
 }
 
 export interface BucketState {

@@ -47,20 +47,32 @@ function rateClassOf(request: FastifyRequest): RateClass {
 
 /**
  * Spends one token from the client address's bucket and, when the request names a session
- * by cookie or X-Session, from the session's bucket too. Answers with the
- * RateLimit-Policy and RateLimit headers of the IETF ratelimit-headers draft, and 429
- * rate_limited with Retry-After when either bucket is empty.
+ * by cookie or X-Session, from the session's bucket too.
  */
 export async function enforceRateLimit(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  const { rateLimiter, clock } = request.server.httpParts
-  if (rateLimiter === null) return
   const rateClass = rateClassOf(request)
-  const policy = request.catalog.rateLimits[rateClass]
   const instance = request.catalog.instance.ref
-  const now = Number(clock.now().epochMilliseconds)
   const session = request.headers['x-session'] ?? request.cookies[SESSION_COOKIE]
   const keys = [`${instance}:${rateClass}:ip:${request.ip}`]
   if (typeof session === 'string' && session !== '') keys.push(`${instance}:${rateClass}:session:${session}`)
+  await spendTokens(request, reply, rateClass, keys)
+}
+
+/** Spends one token of the `octo` class from the bucket of the request's reseller key (set by the OCTo surface's credential check). */
+export async function enforceKeyRateLimit(request: FastifyRequest, reply: FastifyReply, keyId: string): Promise<void> {
+  await spendTokens(request, reply, 'octo', [`${request.catalog.instance.ref}:octo:key:${keyId}`])
+}
+
+/**
+ * Spends one token from every bucket of `keys` or from none. Answers with the RateLimit-Policy
+ * and RateLimit headers of the IETF ratelimit-headers draft, and 429 rate_limited with
+ * Retry-After when a bucket is empty.
+ */
+async function spendTokens(request: FastifyRequest, reply: FastifyReply, rateClass: RateClass, keys: string[]): Promise<void> {
+  const { rateLimiter, clock } = request.server.httpParts
+  if (rateLimiter === null) return
+  const policy = request.catalog.rateLimits[rateClass]
+  const now = Number(clock.now().epochMilliseconds)
   const decisions = await rateLimiter.takeAll(keys, policy, now)
   const tightest = decisions.reduce((a, b) => (b.retryAfter > a.retryAfter || (b.retryAfter === a.retryAfter && b.remaining < a.remaining) ? b : a))
   const window = Math.ceil(policy.burst / policy.per_minute * 60)

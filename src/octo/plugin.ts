@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { resolveInstance } from '../http/instance.ts'
+import { enforceKeyRateLimit } from '../http/rate-limit.ts'
 import type { AnswerReuse } from '../http/serialized-answer.ts'
 import { requestedCapabilities } from './capabilities.ts'
 import { handleOctoError } from './errors.ts'
@@ -16,6 +17,8 @@ export const octoApi: FastifyPluginAsyncTypebox<AnswerReuse> = async (app, { reu
   app.setErrorHandler(handleOctoError)
   app.addHook('onRequest', resolveInstance)
   app.addHook('onRequest', requireReseller)
+  // After the credential check: each reseller key spends from its own bucket (the octo class).
+  if (app.tourdesk.rateLimiter) app.addHook('onRequest', (request, reply) => enforceKeyRateLimit(request, reply, request.reseller!.keyId))
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('Octo-Capabilities', requestedCapabilities(request).join(', '))
     done(null, payload)

@@ -136,6 +136,7 @@ export const CatalogRateLimits = named('CatalogRateLimits', Type.Object({
   read: Type.Optional(BucketPolicy),
   booking: Type.Optional(BucketPolicy),
   forms: Type.Optional(BucketPolicy),
+  octo: Type.Optional(BucketPolicy),
 }, { additionalProperties: false }))
 
 export const CatalogInstance = named('CatalogInstance', Type.Object({
