@@ -15,7 +15,7 @@ export const LanguageTag = (description?: string) =>
   Type.String({ pattern: LANGUAGE_TAG_PATTERN, maxLength: LANGUAGE_TAG_MAX_LENGTH, ...(description ? { description } : {}) })
 
 /** A language tag as a client may write it: in any case (a browser's `pt-PT`, `PT`). */
-const ANY_CASE_TAG_PATTERN = '^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$'
+export const ANY_CASE_TAG_PATTERN = '^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$'
 
 /**
  * `?lang=` of the guest reads that carry catalog texts: any well-formed tag, in any case (a

@@ -1,6 +1,6 @@
 import { Temporal } from 'temporal-polyfill'
 import { bookingPolicyOf, cancellableUntil } from '../domain/cancellation.ts'
-import { guidedLanguage } from '../domain/booking-language.ts'
+import { guidedLanguage, languageOfBooking } from '../domain/booking-language.ts'
 import { NOT_RESOLD, type BookingRecord } from '../domain/booking.ts'
 import { toStoredInstant } from '../domain/instant-format.ts'
 import { priceBooking, requireAddons } from '../domain/pricing.ts'
@@ -72,6 +72,13 @@ export function operatorBookingChanges(store: Store, plans: OperatorBookingPlans
           requireReachable({ email: after.contact_email, phone: after.contact_phone })
         }
         if (input.internal_note !== undefined) set('internal_note', trimmedOrNull(input.internal_note))
+        const tourId = input.tour_id ?? row.tour_id
+        if (input.language !== undefined || tourId !== row.tour_id) {
+          const current = languageOfBooking(row, catalog.tourById.get(row.tour_id)?.catalog, catalog.instance)
+          const language = guidedLanguage(requireTour(catalog, tourId).catalog, input.language ?? current)
+          // A booking that kept no language reads as its tour's first: after a move it must say its own.
+          if (language !== current || (row.language === null && tourId !== row.tour_id)) set('language', language)
+        }
         if (Object.keys(changes).length === 0) return row
 
         const at = toStoredInstant(now)
@@ -95,6 +102,7 @@ export function operatorBookingChanges(store: Store, plans: OperatorBookingPlans
       const start = Temporal.Instant.from(input.start)
       const units = unitMix(tour, { party: input.party, units: input.units })
       requirePartyInRange(tour.party, units.party)
+      const language = guidedLanguage(tour, input.language)
       const addons = requireAddons(tour, input.addons ?? {})
       const promoCode = input.promo_code?.trim() ? input.promo_code.trim().toUpperCase() : null
       const promo = promoCode === null ? null
@@ -155,7 +163,7 @@ export function operatorBookingChanges(store: Store, plans: OperatorBookingPlans
           cancellation_reason: null,
           fee_waived: null,
           ...NOT_RESOLD,
-          language: guidedLanguage(tour),
+          language,
         }
         if (promo && !(yield* promoRedemptions.redeem(instance.ref, promo.code, promo.max_uses ?? null))) {
           throw new ApiError('invalid_promo_code', 'This promo code has been used up', { errors: [{ field: 'promo_code', message: 'has no uses left' }] })
@@ -165,7 +173,7 @@ export function operatorBookingChanges(store: Store, plans: OperatorBookingPlans
         yield* minimum.reportIfReached(catalog, departureOf(row), row.party, at, true)
         yield* audit.record({
           instanceId: instance.ref, at, actor: ctx.actor, action: 'booking.created', target: { type: 'booking', id, ref: code }, requestId: ctx.requestId,
-          after: { status: row.status, code, channel: 'staff', tour_id: tour.id, start_at: row.start_at, party: row.party, seats: row.seats, units: row.units, total: row.total, notify_guest: input.notify_guest ?? false },
+          after: { status: row.status, code, channel: 'staff', tour_id: tour.id, start_at: row.start_at, party: row.party, seats: row.seats, units: row.units, language, total: row.total, notify_guest: input.notify_guest ?? false },
         })
         if (record) yield* record(row)
         return row

@@ -24,6 +24,7 @@ export interface BookingQuery {
   /** A reseller key id. */
   reseller?: string
   quarantined?: boolean
+  language?: string
 }
 
 /**
@@ -91,7 +92,15 @@ function storedFilter(catalog: InstanceCatalog, query: BookingQuery): BookingFil
     channel: query.channel,
     resellerKeyId: query.reseller,
     quarantined: query.quarantined,
+    language: query.language === undefined ? undefined : languageFilter(catalog, query.language),
   }
+}
+
+/** The language filter: a booking from before bookings kept their language is guided in its tour's first (src/domain/booking-language.ts). */
+function languageFilter(catalog: InstanceCatalog, language: string): NonNullable<BookingFilter['language']> {
+  const tag = language.toLowerCase()
+  const untaggedOn = [...catalog.tourById.values()].filter(({ catalog: tour }) => tour.languages[0].toLowerCase() === tag).map(({ catalog: tour }) => tour.id)
+  return { tag, untaggedOn }
 }
 
 /** Statuses from the list's comma-separated `status` parameter (already checked against the schema's pattern). */

@@ -27,6 +27,8 @@ export interface BookingFilter {
   channel?: string
   resellerKeyId?: string
   quarantined?: boolean
+  /** Bookings guided in `tag` (lower case): those that say so, and those that say none (before migration 028) on `untaggedOn`, the tours whose first language it is. */
+  language?: { tag: string, untaggedOn: readonly string[] }
 }
 
 /** One reseller's sales in one currency (resellerSales); money in minor units. */
@@ -48,7 +50,7 @@ export interface BookingPosition {
 /** Fields of a booking changed by hand (the operator's PATCH and release from quarantine, a reseller's PATCH); never its status. */
 export type BookingFieldChanges = Partial<Pick<BookingRecord, 'tour_id' | 'start_at' | 'end_at' | 'party' | 'seats' | 'units' | 'addons' | 'promo_code' | 'subtotal'
   | 'addons_total' | 'discount' | 'total' | 'cancellable_until' | 'contact_name' | 'contact_email' | 'contact_phone' | 'internal_note' | 'quarantined'
-  | 'reseller_reference'>>
+  | 'reseller_reference' | 'language'>>
 
 /**
  * Each base letter with every way it is written in Latin-1 and Latin Extended-A, both cases:
@@ -99,6 +101,11 @@ function filterSql(dialect: Database['dialect'], instanceId: string, filter: Boo
   if (filter.channel !== undefined) add('channel = ?', filter.channel)
   if (filter.resellerKeyId !== undefined) add('reseller_key_id = ?', filter.resellerKeyId)
   if (filter.quarantined !== undefined) add('quarantined = ?', filter.quarantined ? 1 : 0)
+  if (filter.language !== undefined) {
+    const { tag, untaggedOn } = filter.language
+    add(untaggedOn.length === 0 ? 'lower(language) = ?'
+      : `(lower(language) = ? or (language is null and tour_id in (${untaggedOn.map(() => '?').join(', ')})))`, tag, ...untaggedOn)
+  }
   const q = filter.q?.trim()
   if (q) {
     const match = dialect === 'postgres' ? '~' : 'glob'

@@ -28,6 +28,7 @@ export function bookingQueryOf(query: BookingFilterQuery): BookingQuery {
     channel: query.channel,
     reseller: query.reseller,
     quarantined: query.quarantined === undefined ? undefined : query.quarantined === 'true',
+    language: query.language,
   }
 }
 
@@ -83,7 +84,7 @@ export const operatorBookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
       description: "from and to are departure dates in the instance's time zone, both inclusive; either may be left out (no bound). "
         + 'status takes a comma-separated list; by default every checked-out status (requested, confirmed, declined, cancelled, completed, '
         + 'no_show), so holds show only when asked for. channel web, staff or octo (a reseller); reseller a reseller key id. q matches part of the code, name, email or phone (by its digits), ignoring case and '
-        + 'accents. quarantined=true lists only the bookings quarantined by a spam decoy. Ordered by departure start, then id; '
+        + 'accents. quarantined=true lists only the bookings quarantined by a spam decoy; language=pt only those guided in Portuguese. Ordered by departure start, then id; '
         + 'pages of limit (default 50) follow next_cursor.',
     },
   }, async (request, reply) => {
@@ -188,10 +189,12 @@ export const operatorBookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
         + 'whole selection (left out: the current quantities, which must exist on the new tour). The price is recomputed from the '
         + 'current catalog; the promo code stays while the catalog has it for the tour, else it is dropped with its discount and its '
         + 'use given back; cancellable_until follows the new start under the booking\'s own policy. contact and internal_note can be '
-        + 'changed on any checked-out booking; internal_note null or blank removes it. A change raises version; a body that changes '
+        + 'changed on any checked-out booking; internal_note null or blank removes it. language, the one it is guided in, can be changed on '
+        + 'any checked-out booking and must be one of the tour\'s languages (422 language_not_offered); a move to another tour keeps it, and is '
+        + 'refused the same way when that tour is not guided in it. A change raises version; a body that changes '
         + 'nothing answers the booking unchanged. If-Match: "<version>" makes it conditional (412 when stale).',
       errors: ['not_found', 'invalid_transition', 'precondition_failed', 'tour_not_found', 'slot_not_found', 'departure_ended', 'party_out_of_range',
-        'party_mismatch', 'invalid_unit', 'unit_not_allowed', 'units_required', 'invalid_addon', 'insufficient_capacity'],
+        'party_mismatch', 'invalid_unit', 'unit_not_allowed', 'units_required', 'invalid_addon', 'insufficient_capacity', 'language_not_offered'],
     },
   }, async (request, reply) => answer(request, reply, await service.change(contextOf(request), request.params.code, request.body)))
 
@@ -204,10 +207,10 @@ export const operatorBookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
       description: 'status is confirmed unless requested is asked for. Any departure of the tour that is scheduled or added by hand and '
         + 'has not ended can be booked: the cutoff and the horizon do not apply, capacity and closed departures do (409 '
         + 'insufficient_capacity, counting the seats of its units). units is the mix, as POST /booking takes it. The party stays within the tour\'s range; a promo code must be valid and have uses left, and its use '
-        + 'is counted. The booking keeps the cancellation policy in force now. It belongs to no guest session: its session is '
+        + 'is counted. language is one of the tour\'s languages (422 language_not_offered), by default its first. The booking keeps the cancellation policy in force now. It belongs to no guest session: its session is '
         + '"staff:<booking id>", which no guest can name. With notify_guest (default false) the guest is emailed as for a booking of their own: request received, or confirmed with its calendar file.',
       errors: ['tour_not_found', 'slot_not_found', 'departure_ended', 'party_out_of_range', 'party_mismatch', 'invalid_unit', 'unit_not_allowed',
-        'invalid_addon', 'invalid_promo_code', 'insufficient_capacity', 'idempotency_in_flight', 'idempotency_key_reused'],
+        'language_not_offered', 'invalid_addon', 'invalid_promo_code', 'insufficient_capacity', 'idempotency_in_flight', 'idempotency_key_reused'],
     },
   }, async (request, reply) => once(request, reply, (record) => service.create(contextOf(request), request.body, record), 201))
 

@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox'
 import { BOOKING_STATUSES, CHECKED_OUT, type BookingStatus as Status } from '../booking-status.ts'
 import { BookingFields, BookingRequest, BookingStatus, CheckoutRequest } from '../booking.ts'
 import { Instant, Nullable, OneOf } from '../common.ts'
+import { GuidedLanguageParameter } from '../language.ts'
 import { named } from '../named.ts'
 
 export const ACTOR_TYPES = ['staff', 'key', 'system', 'guest'] as const
@@ -110,6 +111,8 @@ export const BookingFilterQuery = Type.Object({
     description: `Comma-separated statuses; default every checked-out one (${CHECKED_OUT.join(', ')})`,
   })),
   q: Type.Optional(Type.String({ maxLength: 200, description: 'Part of the code, name, email or phone; case and accents ignored' })),
+  language: Type.Optional(GuidedLanguageParameter('Only bookings guided in this language (case ignored); a booking made before bookings kept '
+    + "their language counts as guided in its tour's first")),
   channel: Type.Optional(BookingChannel),
   reseller: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'A reseller key id: only the bookings sold through it' })),
   quarantined: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')], { description: 'true: only quarantined bookings; false: none of them' })),
@@ -167,6 +170,9 @@ export const BookingChange = named('BookingChange', Type.Object({
       + 'a move to a tour without those units is 422 invalid_unit naming units.<id>',
   }),
   addons: BookingRequest.properties.addons,
+  language: Type.Optional(GuidedLanguageParameter("The language the booking is to be guided in: one of the tour's languages after the change (422 "
+    + "language_not_offered naming language). Without it, a move to another tour keeps the booking's language, which that tour must be guided in (else 422 "
+    + 'language_not_offered: give language too)')),
   contact: Type.Optional(ContactChange),
   internal_note: Type.Optional(Nullable(InternalNote)),
 }, { additionalProperties: false, minProperties: 1 }))
@@ -178,6 +184,8 @@ export const StaffBookingRequest = named('StaffBookingRequest', Type.Object({
   party: BookingRequest.properties.party,
   units: BookingRequest.properties.units,
   addons: BookingRequest.properties.addons,
+  language: Type.Optional(GuidedLanguageParameter("The language the party is to be guided in: one of the tour's languages (422 language_not_offered "
+    + "naming language); default the tour's first")),
   contact: Type.Object({
     name: CheckoutRequest.properties.name,
     email: Type.Optional(CheckoutRequest.properties.email),
