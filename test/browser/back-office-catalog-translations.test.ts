@@ -10,12 +10,27 @@ import { apiKeyClient, type OperatorClient } from '../helpers/operator.ts'
 // Chromium, on the real app and database: the demo lists en, pt and es; a manager translates
 // texts beside their default, sees what is missing, and guests reading Portuguese get the words.
 
-/** The demo with the sail's Portuguese title left out, so that a manager has it to write. */
+/**
+ * The demo with the sail's Portuguese title left out, so that a manager has it to write, and
+ * Portuguese words kept for a unit the sail does not have (docs/languages.md), which the
+ * editor does not show and must send back as they came.
+ */
 function catalogWithoutSailTitle(): any {
   const catalog = demoCatalog()
   const sail = catalog.instances[0].tours.find((tour: any) => tour.id === 'tagus-sunset-sail')
   delete sail.translations.pt.title
+  sail.translations.pt.units = { senior: { name: 'Sénior' } }
   return catalog
+}
+
+/** Elements of the page that stick out of the viewport sideways. */
+function overflowing(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const width = (globalThis as any).document.documentElement.clientWidth
+    return [...(globalThis as any).document.querySelectorAll('body *')]
+      .filter((e: any) => e.getBoundingClientRect().right > width + 0.5)
+      .map((e: any) => `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ''}`)
+  })
 }
 
 describe('languages and translations in the back office catalog editor, in Chromium', { skip: browserSkipReason(), timeout: 300_000 }, () => {
@@ -74,7 +89,7 @@ describe('languages and translations in the back office catalog editor, in Chrom
 
     const pt = (await manager.get('/tours/tagus-sunset-sail')).body.translations.pt
     assert.equal(pt.title, 'Veleiro ao pôr do sol no Tejo')
-    assert.deepEqual(pt.units, { child: { name: 'Criança' } })
+    assert.deepEqual(pt.units, { senior: { name: 'Sénior' }, child: { name: 'Criança' } }, 'the words for a unit the sail has not are kept')
     assert.equal(pt.meeting_point.name, 'Doca de Santo Amaro, pontão B', 'the texts not touched are kept')
     const guest = await guestSail('pt')
     assert.equal(guest.title, 'Veleiro ao pôr do sol no Tejo')
@@ -95,6 +110,18 @@ describe('languages and translations in the back office catalog editor, in Chrom
     await page.goto(officeUrl('catalog'))
     await card.waitFor()
     assert.match(await card.locator('.translation-line').textContent() ?? '', /Portuguese \(pt\) 7 of 13 texts missing/)
+    await office.close()
+  })
+
+  test('on a phone, each text and its translations stack in one column', async () => {
+    const office = await officePage({ viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true })
+    const { page } = office
+    await signInAs(page, 'manager', { path: 'catalog/tours/alfama-walk/translations', heading: /Translations/ })
+    await page.locator('#tr-translations-es-units-person-name').waitFor()
+    assert.equal(await page.locator('#tr-translations-pt-units-person-name').inputValue(), 'Pessoa', 'the implicit unit of a tour without units')
+    assert.deepEqual(await overflowing(page), [], 'nothing sticks out sideways at 375 px')
+    await assertAccessible(page, 'translations on a phone')
+    await screenshot(page, 'back-office-translations-phone')
     await office.close()
   })
 
