@@ -82,3 +82,12 @@ export function policyInLanguage(policy: CatalogPolicy, language: string): Catal
   const { translations, ...terms } = policy
   return { ...terms, summary: translations?.[language]?.summary ?? policy.summary }
 }
+
+/**
+ * A booking line's unit or add-on name in `language`: the tour's translation of it, else the
+ * name it was booked under (the default's, as it was then), so a booking's emails keep the
+ * words it was made with where no translation gives others.
+ */
+export function bookedName(tour: CatalogTour | undefined, language: string, kind: 'units' | 'addons', id: string, booked: string): string {
+  return tour?.translations?.[language]?.[kind]?.[id]?.name ?? booked
+}

@@ -1,5 +1,6 @@
 import ical, { ICalAttendeeRole, ICalAttendeeStatus, ICalCalendarMethod, ICalEventStatus } from 'ical-generator'
-import { partyFacts, type BookingFacts } from './email-messages.ts'
+import { partyFacts, type BookingFacts } from './email-facts.ts'
+import type { EmailLanguage } from './email-language.ts'
 import type { BookingRecord } from '../domain/booking.ts'
 
 /** Who sends the calendar file: the instance, by the name and address its emails come from (src/notify/sender-address.ts). */
@@ -19,8 +20,9 @@ export interface CalendarOrganizer {
  * and a CANCEL, and at least one ATTENDEE in a REQUEST: the organizer is the instance, whose
  * address is the email's From; the attendee is the guest, already accepted and asked for no
  * reply (the booking is the answer), so a calendar offers no Accept or Decline to send.
+ * Its SUMMARY and DESCRIPTION are in the email's language, as `facts` are.
  */
-export function bookingCalendar(row: BookingRecord, facts: BookingFacts, organizer: CalendarOrganizer, manageUrl: string | null): {
+export function bookingCalendar(row: BookingRecord, facts: BookingFacts, language: EmailLanguage, organizer: CalendarOrganizer, manageUrl: string | null): {
   method: 'REQUEST' | 'CANCEL'
   content: string
 } {
@@ -28,6 +30,7 @@ export function bookingCalendar(row: BookingRecord, facts: BookingFacts, organiz
   const method = cancelled ? ICalCalendarMethod.CANCEL : ICalCalendarMethod.REQUEST
   const calendar = ical({ prodId: { company: 'tourdesk', product: 'tourdesk', language: 'EN' }, name: organizer.name, method })
   const guest = row.contact_email
+  const { texts } = language
   calendar.createEvent({
     id: `${row.id}@${organizer.domain}`,
     sequence: row.version,
@@ -36,8 +39,9 @@ export function bookingCalendar(row: BookingRecord, facts: BookingFacts, organiz
     stamp: new Date(row.updated_at),
     summary: `${facts.tour} (${organizer.name})`,
     location: facts.meetingPoint,
-    description: [`Booking ${facts.code}`, ...partyFacts(facts).map(([label, value]) => `${label}: ${value}`), ...facts.addons.map((addon) => `Add-on: ${addon}`),
-      ...(facts.due === null ? [] : [`Total, due on arrival: ${facts.due}`]), ...(manageUrl ? [`Manage: ${manageUrl}`] : [])].join('\n'),
+    description: [texts.calendar.booking(facts.code), ...partyFacts(facts, texts).map(([label, value]) => `${label}: ${value}`),
+      ...facts.addons.map((addon) => `${texts.facts.addon}: ${addon}`), ...(facts.due === null ? [] : [`${texts.facts.dueOnArrival}: ${facts.due}`]),
+      ...(manageUrl ? [`${texts.calendar.manage}: ${manageUrl}`] : [])].join('\n'),
     url: manageUrl,
     status: cancelled ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
     organizer: { name: organizer.name, email: organizer.address },

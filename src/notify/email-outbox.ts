@@ -6,7 +6,9 @@ import type { EmailRow, EnqueueRules, NewEmail } from '../store/emails.ts'
 import type { Store } from '../store/store.ts'
 import type { Plan } from '../store/write-plan.ts'
 import type { CatalogRegistry } from '../catalog/catalog-registry.ts'
-import { newsletterConfirmation, operatorMessages, passwordReset, type Message } from './email-messages.ts'
+import { newsletterConfirmation, type Message } from './email-messages.ts'
+import { guestEmailLanguage } from './email-language.ts'
+import { operatorMessages, passwordReset } from './operator-messages.ts'
 import { confirmationOf, projectEvent, reminderOf } from './email-projection.ts'
 import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 import type { Task } from '../jobs/scheduler.ts'
@@ -188,7 +190,7 @@ export function emailOutbox(store: Store, catalogs: CatalogRegistry, secret: str
     *newsletterConfirmation(catalog: InstanceCatalog, signup: { id: string, email: string }, now: Temporal.Instant): Plan<void> {
       const token = signedToken(secret, NEWSLETTER_TOKEN_PURPOSE, catalog.instance.ref, signup.id, now.add({ hours: 24 * NEWSLETTER_CONFIRM_DAYS }))
       const link = newsletterConfirmLink(settings.publicUrl, catalog.instance.prefix, token)
-      const message = newsletterConfirmation(catalog, link)
+      const message = newsletterConfirmation(catalog, guestEmailLanguage(catalog.instance, null), link)
       yield* emails.enqueue([{
         instanceId: catalog.instance.ref, kind: 'newsletter_confirmation', recipient: signup.email, bookingId: null, dedupeKey: `newsletter:${signup.id}`,
         subject: message.subject, text: message.text, html: message.html, calendar: null,

@@ -7,7 +7,10 @@ import { ON_MANIFEST } from '../schemas/booking-status.ts'
 import type { NewEmail } from '../store/emails.ts'
 import type { EventNotice, EventRow } from '../store/events.ts'
 import { bookingCalendar } from './email-calendar.ts'
-import { bookingFacts, cancellationTerms, guestMessages, localStart, money, operatorMessages, type Message } from './email-messages.ts'
+import { bookingFacts, cancellationTerms } from './email-facts.ts'
+import { guestEmailLanguage, localStart, money, operatorEmailLanguage, sameWriting, type EmailLanguage } from './email-language.ts'
+import { guestMessages, type Message } from './email-messages.ts'
+import { operatorMessages } from './operator-messages.ts'
 import { senderAddress } from './sender-address.ts'
 import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 import { manageLinkOf } from '../services/manage-token.ts'
@@ -51,6 +54,14 @@ function organizerOf(catalog: InstanceCatalog, origin: string) {
   return { ...senderAddress(catalog.instance, origin), domain: new URL(origin).hostname }
 }
 
+/**
+ * What the guest's emails about a booking are written in: the instance's default until
+ * bookings record the language they are guided in.
+ */
+function guestLanguageOf(_row: BookingRecord, catalog: InstanceCatalog): EmailLanguage {
+  return guestEmailLanguage(catalog.instance, null)
+}
+
 /** The emails one event makes (docs/events-and-webhooks.md, "Email"), and the links they carry. */
 export function projectEvent(event: EventRow, context: ProjectionContext): Projected {
   const out: Projected = { emails: [], links: [] }
@@ -84,26 +95,31 @@ export function projectEvent(event: EventRow, context: ProjectionContext): Proje
     const view = `${origin}${backOfficePaths.departure(prefix, departure.tour_id, departure.start)}`
     toOperators('departure_at_risk', () => operatorMessages.departureAtRisk(catalog, {
       tour: catalog.tourById.get(departure.tour_id)?.catalog.title ?? departure.tour_id,
-      start: localStart(start.toString(), catalog.instance.timezone), booked, minimum: departure.min_participants ?? 0,
+      start: localStart(start.toString(), catalog.instance.timezone, operatorEmailLanguage(catalog.instance)), booked, minimum: departure.min_participants ?? 0,
     }, view), null)
     return out
   }
   if (event.subject_type !== 'booking') return out
 
   const row = data as unknown as BookingRecord
-  const facts = bookingFacts(row, catalog)
+  const language = guestLanguageOf(row, catalog)
+  const facts = bookingFacts(row, catalog, language)
+  const operatorLanguage = operatorEmailLanguage(catalog.instance)
+  // The operator's facts are the guest's when both are written alike (every booking of an instance in one language).
+  const operatorFacts = sameWriting(language, operatorLanguage) ? facts : bookingFacts(row, catalog, operatorLanguage)
+  const guestSays = guestMessages(language, catalog)
   // An event erased before it was made into emails (src/store/personal-copies.ts) has no guest to write to.
   const guest = row.contact_email === ERASED ? null : row.contact_email
   const manageUrl = manageLinkOf(context.secret, origin, catalog.instance, row, context.now)
   const view = `${origin}${backOfficePaths.booking(prefix, row.code ?? row.id)}`
-  const calendar = () => bookingCalendar(row, facts, organizerOf(catalog, origin), manageUrl).content
-  const terms = () => cancellationTerms(row, catalog, context.now)
-  const fee = row.cancellation_fee ? money(row.cancellation_fee, row.currency) : null
+  const calendar = () => bookingCalendar(row, facts, language, organizerOf(catalog, origin), manageUrl).content
+  const terms = () => cancellationTerms(row, catalog, context.now, language)
+  const feeIn = (writing: EmailLanguage) => (row.cancellation_fee ? money(row.cancellation_fee, row.currency, writing) : null)
   const guestHears = notice.notifyGuest !== false && guest !== null
 
   switch (event.type) {
     case 'booking.requested': {
-      if (guestHears) add('request_received', guest, guestMessages.requestReceived(facts, catalog, terms(), manageUrl), row)
+      if (guestHears) add('request_received', guest, guestSays.requestReceived(facts, terms(), manageUrl), row)
       // Staff who made the request themselves need no alert of it.
       if (row.channel === 'staff') return out
       const deadline = requestDeadline(catalog, { requested_at: row.updated_at, start_at: row.start_at, tour_id: row.tour_id })
@@ -113,32 +129,32 @@ export function projectEvent(event: EventRow, context: ProjectionContext): Proje
           out.links.push({ instance_id: ref, token_hash: hashActionToken(token), booking_id: row.id, action, recipient, expires_at: toStoredInstant(deadline), used_at: null })
           return `${origin}${emailActionPath(prefix, token)}`
         }
-        add('new_request', recipient, operatorMessages.newRequest(facts, catalog, { view, confirm: link('confirm'), decline: link('decline') },
-          localStart(deadline.toString(), catalog.instance.timezone)), row)
+        add('new_request', recipient, operatorMessages.newRequest(operatorFacts, catalog, { view, confirm: link('confirm'), decline: link('decline') },
+          localStart(deadline.toString(), catalog.instance.timezone, operatorLanguage)), row)
       }
       return out
     }
     case 'booking.confirmed':
-      if (guestHears) add('booking_confirmed', guest, guestMessages.confirmed(facts, catalog, terms(), manageUrl), row, calendar())
-      if (notice.from === 'held') toOperators('new_booking', () => operatorMessages.newBooking(facts, catalog, view), row)
+      if (guestHears) add('booking_confirmed', guest, guestSays.confirmed(facts, terms(), manageUrl), row, calendar())
+      if (notice.from === 'held') toOperators('new_booking', () => operatorMessages.newBooking(operatorFacts, catalog, view), row)
       return out
     case 'booking.declined':
-      if (guestHears) add('booking_declined', guest, guestMessages.declined(facts, catalog, row.decline_reason, manageUrl), row)
+      if (guestHears) add('booking_declined', guest, guestSays.declined(facts, row.decline_reason, manageUrl), row)
       return out
     case 'booking.cancelled': {
       const wasConfirmed = notice.from === 'confirmed'
       if (notice.cause === 'departure_cancelled') {
-        if (guestHears) add('departure_cancelled', guest, guestMessages.departureCancelled(facts, catalog, row.cancellation_reason, manageUrl), row, wasConfirmed ? calendar() : null)
+        if (guestHears) add('departure_cancelled', guest, guestSays.departureCancelled(facts, row.cancellation_reason, manageUrl), row, wasConfirmed ? calendar() : null)
         return out
       }
-      if (guestHears) add('booking_cancelled', guest, guestMessages.cancelled(facts, catalog, fee, row.cancelled_by === 'guest', manageUrl), row, wasConfirmed ? calendar() : null)
+      if (guestHears) add('booking_cancelled', guest, guestSays.cancelled(facts, feeIn(language), row.cancelled_by === 'guest', manageUrl), row, wasConfirmed ? calendar() : null)
       // The operator hears of a cancellation it did not make: the guest's own, or one through the reseller that sold it.
-      if (row.cancelled_by === 'guest' || row.cancelled_by === 'reseller') toOperators('guest_cancelled', () => operatorMessages.guestCancelled(facts, catalog, fee, view), row)
+      if (row.cancelled_by === 'guest' || row.cancelled_by === 'reseller') toOperators('guest_cancelled', () => operatorMessages.guestCancelled(operatorFacts, catalog, feeIn(operatorLanguage), view), row)
       return out
     }
     case 'booking.changed':
       if (guestHears && (notice.changed ?? []).some((field) => GUEST_VISIBLE_CHANGES.has(field))) {
-        add('booking_changed', guest, guestMessages.changed(facts, catalog, terms(), manageUrl), row, row.status === 'confirmed' ? calendar() : null)
+        add('booking_changed', guest, guestSays.changed(facts, terms(), manageUrl), row, row.status === 'confirmed' ? calendar() : null)
       }
       return out
     default:
@@ -152,18 +168,20 @@ export function projectEvent(event: EventRow, context: ProjectionContext): Proje
  */
 export function confirmationOf(row: BookingRecord, context: Omit<ProjectionContext, 'operators'>): Message & { calendar: string } {
   const { catalog } = context
-  const facts = bookingFacts(row, catalog)
+  const language = guestLanguageOf(row, catalog)
+  const facts = bookingFacts(row, catalog, language)
   const manageUrl = manageLinkOf(context.secret, context.origin, catalog.instance, row, context.now)
-  const calendar = bookingCalendar(row, facts, organizerOf(catalog, context.origin), manageUrl).content
-  return { ...guestMessages.confirmed(facts, catalog, cancellationTerms(row, catalog, context.now), manageUrl), calendar }
+  const calendar = bookingCalendar(row, facts, language, organizerOf(catalog, context.origin), manageUrl).content
+  return { ...guestMessages(language, catalog).confirmed(facts, cancellationTerms(row, catalog, context.now, language), manageUrl), calendar }
 }
 
 /** The guest's reminder of a confirmed booking, made once per booking and start. */
 export function reminderOf(row: BookingRecord, context: Omit<ProjectionContext, 'operators'>): NewEmail {
   const { catalog } = context
-  const facts = bookingFacts(row, catalog)
+  const language = guestLanguageOf(row, catalog)
+  const facts = bookingFacts(row, catalog, language)
   const manageUrl = manageLinkOf(context.secret, context.origin, catalog.instance, row, context.now)
-  const message = guestMessages.reminder(facts, catalog, cancellationTerms(row, catalog, context.now), manageUrl)
+  const message = guestMessages(language, catalog).reminder(facts, cancellationTerms(row, catalog, context.now, language), manageUrl)
   return {
     instanceId: catalog.instance.ref, kind: 'reminder', recipient: row.contact_email!, bookingId: row.id, dedupeKey: `reminder:${row.id}:${row.start_at}`,
     subject: message.subject, text: message.text, html: message.html, calendar: null,

@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyReply } from 'fastify'
 import { Temporal } from 'temporal-polyfill'
 import { ApiError } from '../errors/api-error.ts'
 import { escapeHtml } from '../domain/html-escape.ts'
-import { bookingFacts } from '../notify/email-messages.ts'
+import { bookingFacts } from '../notify/email-facts.ts'
+import { operatorEmailLanguage } from '../notify/email-language.ts'
 import { backOfficePaths } from '../domain/links.ts'
 
 /** No script at all, and a form that may post only back to this page. */
@@ -46,7 +47,7 @@ export async function emailActionRoutes(app: FastifyInstance): Promise<void> {
     const found = await linkOf(request.params.instance, request.params.token)
     const now = app.tourdesk.clock.now()
     if (!found || found.link.used_at !== null || Temporal.Instant.compare(Temporal.Instant.from(found.link.expires_at), now) <= 0) return unusable(reply)
-    const facts = bookingFacts(found.booking, found.catalog)
+    const facts = bookingFacts(found.booking, found.catalog, operatorEmailLanguage(found.catalog.instance))
     // Answered already (in the back office, by the other link, or by the system at the
     // deadline): nothing is left to do, so the page offers no button that could only fail.
     if (found.booking.status !== 'requested') {
