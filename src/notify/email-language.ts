@@ -65,33 +65,38 @@ export function operatorEmailLanguage(instance: Pick<CatalogInstance, 'languages
 
 // Making an Intl formatter costs far more than using one: one per locale and zone, and per locale and currency, kept.
 const dateFormats = new Map<string, Intl.DateTimeFormat>()
-const zoneNames = new Map<string, string>()
+const zoneFormats = new Map<string, Intl.DateTimeFormat>()
 const moneyFormats = new Map<string, Intl.NumberFormat>()
 const percentFormats = new Map<string, Intl.NumberFormat>()
 
-/** "Lisbon time" in English, "hora da Europa Ocidental" in Portuguese: the operator's zone as the language names it. */
-export function zoneName(zone: string, language: EmailLanguage): string {
-  const key = `${language.locale}|${zone}`
-  let name = zoneNames.get(key)
-  if (name === undefined) {
-    const city = zone.includes('/') && !zone.startsWith('Etc/') ? zone.slice(zone.lastIndexOf('/') + 1).replaceAll('_', ' ') : null
-    const generic = new Intl.DateTimeFormat(language.locale, { timeZone: zone, timeZoneName: 'longGeneric' })
-      .formatToParts(0).find((part) => part.type === 'timeZoneName')?.value ?? zone
-    name = language.texts.zone({ city, generic }) ?? zone
-    zoneNames.set(key, name)
+function formatOf(formats: Map<string, Intl.DateTimeFormat>, locale: string, timeZone: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = `${locale}|${timeZone}`
+  let format = formats.get(key)
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, { timeZone, ...options })
+    formats.set(key, format)
   }
-  return name
+  return format
+}
+
+/**
+ * "Lisbon time" in English, "Hora da Europa Ocidental" in Portuguese: the operator's zone as
+ * the language names it at `at` (Intl's name follows the zone's history: Lisbon kept Central
+ * European time in the 1970s).
+ */
+export function zoneName(timeZone: string, language: EmailLanguage, at: Date): string {
+  const city = timeZone.includes('/') && !timeZone.startsWith('Etc/') ? timeZone.slice(timeZone.lastIndexOf('/') + 1).replaceAll('_', ' ') : null
+  const generic = () => formatOf(zoneFormats, language.locale, timeZone, { timeZoneName: 'longGeneric' })
+    .formatToParts(at).find((part) => part.type === 'timeZoneName')?.value ?? timeZone
+  return language.texts.zone({ city, generic }) ?? timeZone
 }
 
 /** "Fri, 12 Jun 2026, 19:30 (Lisbon time)": a stored instant in the operator's zone, the zone named, in the email's language. */
 export function localStart(stored: string, timeZone: string, language: EmailLanguage): string {
-  const key = `${language.locale}|${timeZone}`
-  let format = dateFormats.get(key)
-  if (!format) {
-    format = new Intl.DateTimeFormat(language.locale, { timeZone, weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
-    dateFormats.set(key, format)
-  }
-  return `${format.format(new Date(stored))} (${zoneName(timeZone, language)})`
+  const at = new Date(stored)
+  const format = formatOf(dateFormats, language.locale, timeZone,
+    { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+  return `${format.format(at)} (${zoneName(timeZone, language, at)})`
 }
 
 /** An amount in minor units ("€7.00", "7,00 €"). */

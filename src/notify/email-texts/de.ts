@@ -3,7 +3,7 @@ import type { EmailTexts } from './en.ts'
 /** German, addressing the guest as Sie (src/notify/email-texts/en.ts says what each text is). */
 export const de: EmailTexts = {
   locale: 'de-DE',
-  zone: ({ generic }) => generic,
+  zone: ({ generic }) => generic(),
   greeting: (name) => `Hallo ${name},`,
   subjects: {
     requestReceived: 'Anfrage erhalten',

@@ -78,10 +78,10 @@ export const en = {
   },
 }
 
-/** The names of the operator's time zone a catalogue chooses from: its city ("Lisbon", null for Etc/ and UTC zones) and Intl's generic name in the locale. */
+/** The names of the operator's time zone a catalogue chooses from: its city ("Lisbon", null for Etc/ and UTC zones), and Intl's generic name in the locale, made only when asked for. */
 export interface ZoneNames {
   city: string | null
-  generic: string
+  generic: () => string
 }
 
 export type EmailTexts = typeof en

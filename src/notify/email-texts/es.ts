@@ -3,7 +3,7 @@ import type { EmailTexts } from './en.ts'
 /** Spanish, addressing the guest as tú as travel mail in Spain does (src/notify/email-texts/en.ts says what each text is). */
 export const es: EmailTexts = {
   locale: 'es-ES',
-  zone: ({ generic }) => generic,
+  zone: ({ generic }) => generic(),
   greeting: (name) => `Hola, ${name}:`,
   subjects: {
     requestReceived: 'Solicitud recibida',

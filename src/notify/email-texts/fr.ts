@@ -3,7 +3,7 @@ import type { EmailTexts } from './en.ts'
 /** French, addressing the guest as vous (src/notify/email-texts/en.ts says what each text is). */
 export const fr: EmailTexts = {
   locale: 'fr-FR',
-  zone: ({ generic }) => generic,
+  zone: ({ generic }) => generic(),
   greeting: (name) => `Bonjour ${name},`,
   subjects: {
     requestReceived: 'Demande reçue',

@@ -3,7 +3,7 @@ import type { EmailTexts } from './en.ts'
 /** European Portuguese, as a Lisbon operator's guests read it (src/notify/email-texts/en.ts says what each text is). */
 export const pt: EmailTexts = {
   locale: 'pt-PT',
-  zone: ({ generic }) => generic,
+  zone: ({ generic }) => generic(),
   greeting: (name) => `Olá ${name},`,
   subjects: {
     requestReceived: 'Pedido recebido',

@@ -85,7 +85,7 @@ export interface OutboxTables {
   emails: {
     instance_id: string
     id: string
-    /** What the message is (src/notify/email-messages.ts). */
+    /** What the message is (src/notify/email-messages.ts for the guest's, src/notify/operator-messages.ts for staff's). */
     kind: string
     recipient: string
     booking_id: string | null
