@@ -16,6 +16,7 @@ import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 import { manageLinkOf } from '../services/manage-token.ts'
 import { requestDeadline } from '../services/request-deadline.ts'
 import type { BookingRecord } from '../domain/booking.ts'
+import { languageOfBooking } from '../domain/booking-language.ts'
 
 /** What making an event's emails needs besides the event. */
 export interface ProjectionContext {
@@ -55,11 +56,12 @@ function organizerOf(catalog: InstanceCatalog, origin: string) {
 }
 
 /**
- * What the guest's emails about a booking are written in: the instance's default until
- * bookings record the language they are guided in.
+ * What the guest's emails about a booking are written in: the language it is guided in when the
+ * instance reads in it, else the default (src/notify/email-language.ts). An event recorded before
+ * bookings kept a language reads as its tour's first (src/domain/booking-language.ts).
  */
-function guestLanguageOf(_row: BookingRecord, catalog: InstanceCatalog): EmailLanguage {
-  return guestEmailLanguage(catalog.instance, null)
+function guestLanguageOf(row: BookingRecord, catalog: InstanceCatalog): EmailLanguage {
+  return guestEmailLanguage(catalog.instance, languageOfBooking(row, catalog.tourById.get(row.tour_id)?.catalog, catalog.instance))
 }
 
 /** The emails one event makes (docs/events-and-webhooks.md, "Email"), and the links they carry. */

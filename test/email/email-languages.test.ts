@@ -4,7 +4,7 @@ import ical, { type VEvent } from 'node-ical'
 import type { ParsedMail } from 'mailparser'
 import { build, demoCatalog, type TestService } from '../helpers/build.ts'
 import { mailSink, type MailSink } from '../helpers/smtp.ts'
-import { guestBooking } from '../admin/bookings-fixtures.ts'
+import { FADO_TUE, guestBooking, keyOf } from '../admin/bookings-fixtures.ts'
 
 // Guest emails and their calendar files in the email's language (issue 29, item 4;
 // docs/languages.md, "Emails and calendar files"), through the in-process SMTP server; the
@@ -78,4 +78,102 @@ test('an instance whose default language is Portuguese writes its guests’ emai
   const alert = mailTo(sink, OPERATOR)
   assert.ok(alert.subject!.startsWith('New booking: Alfama & Mouraria Walking Tour · Fri, 5 Jun 2026, 09:30 (Lisbon time)'), alert.subject)
   assert.ok(alert.text!.includes('Add-on: Ginjinha tasting × 2 (€7.00)'), alert.text)
+})
+
+/** Fri 5 Jun 2026, 17:30 in Lisbon: the sail's first departure that day. */
+const SAIL_FRI = '2026-06-05T16:30:00Z'
+const SAIL_PARTY = { tour_id: 'tagus-sunset-sail', start: SAIL_FRI, party: 4, units: { adult: 2, child: 1, infant: 1 }, addons: { 'vinho-verde': 2 } }
+
+/** The demo, its sail's adult and child translated into Portuguese and its infant not: the infant's name falls back to the one booked. */
+function catalogWithSailUnitsInPortuguese(): Catalog {
+  const catalog = demoCatalog()
+  const sail = lisbonOf(catalog).tours.find((tour: { id: string }) => tour.id === 'tagus-sunset-sail')
+  sail.translations.pt.units = { adult: { name: 'Adulto' }, child: { name: 'Criança' } }
+  return catalog
+}
+
+test('a booking guided in Portuguese is confirmed in Portuguese (subject, text, HTML, .ics), one in English in English, and the operator hears of both in English', async (t) => {
+  const { service, sink } = await withMail(t, catalogWithSailUnitsInPortuguese())
+  const pt = await guestBooking(service, { ...SAIL_PARTY, language: 'pt' }, GUEST)
+  assert.equal(pt.booking.language, 'pt')
+  const other = { ...GUEST, name: 'Jane Doe', email: 'jane@example.com' }
+  const en = await guestBooking(service, { ...SAIL_PARTY, language: 'en' }, other)
+  await deliverEmails(service)
+
+  const portuguese = mailTo(sink, GUEST.email)
+  const quando = `${lisbonMoment(SAIL_FRI, 'pt-PT')} (Hora da Europa Ocidental)`
+  assert.equal(portuguese.subject, `Reserva confirmada: Passeio de veleiro ao pôr do sol no Tejo · ${quando} · ${pt.booking.code}`)
+  const facts = `Reserva: ${pt.booking.code}\nPasseio: Passeio de veleiro ao pôr do sol no Tejo\nQuando: ${quando}\n`
+    + 'Ponto de encontro: Doca de Santo Amaro, pontão B, Doca de Santo Amaro, 1350-353 Lisboa, Portugal\n'
+    + 'Grupo: 2 Adulto, 1 Criança, 1 Infant\nBilhete: Adulto × 2 (130,00 €)\nBilhete: Criança × 1 (35,00 €)\nBilhete: Infant × 1 (grátis)\n'
+    + 'Extra: Copo de vinho verde × 2 (12,00 €)\nTotal, a pagar à chegada: 177,00 €'
+  const text = spaced(portuguese.text!)
+  assert.ok(text.startsWith(`Olá Ana Silva,\n\nA sua reserva está confirmada. O ficheiro de calendário em anexo acrescenta-a ao seu calendário.\n\n${facts}\n\nCancelar custa:\n\n`), text)
+  assert.ok(text.includes('\nAté ao início: 100% do total, 177,00 €\nNão comparecer: 100% do total, 177,00 €\n\nVer ou alterar a sua reserva: '), text)
+  const html = spaced(String(portuguese.html))
+  assert.match(html, /^<!doctype html><html lang="pt">/)
+  assert.ok(html.includes('<th align="left" style="padding-right:12px">Extra</th><td>Copo de vinho verde × 2 (12,00 €)</td>'), html)
+  assert.ok(html.includes('>Ver ou alterar a sua reserva</a>'), html)
+  const event = calendarEvent(portuguese)
+  assert.equal(event.summary, 'Passeio de veleiro ao pôr do sol no Tejo (Alfama & Tejo Tours)')
+  assert.equal(event.location, 'Doca de Santo Amaro, pontão B, Doca de Santo Amaro, 1350-353 Lisboa, Portugal')
+  assert.ok(spaced(String(event.description)).startsWith(`Reserva ${pt.booking.code}\nGrupo: 2 Adulto, 1 Criança, 1 Infant\nBilhete: Adulto × 2 (130,00 €)\n`), String(event.description))
+  assert.match(String(event.description), /\nGerir: http:\/\/127\.0\.0\.1:\d+\/book\/lisbon\/manage#/)
+
+  const english = mailTo(sink, other.email)
+  assert.equal(english.subject, `Booking confirmed: Tagus Sunset Sail · Fri, 5 Jun 2026, 17:30 (Lisbon time) · ${en.booking.code}`)
+  assert.ok(english.text!.startsWith('Hello Jane Doe,\n\nYour booking is confirmed.'), english.text)
+  assert.ok(english.text!.includes('Meeting point: Doca de Santo Amaro marina, pontoon B, Doca de Santo Amaro, 1350-353 Lisboa, Portugal\n'
+    + 'Party: 2 Adult, 1 Child, 1 Infant\nTicket: Adult × 2 (€130.00)\n'), english.text)
+  assert.match(String(english.html), /^<!doctype html><html lang="en">/)
+  assert.equal(calendarEvent(english).summary, 'Tagus Sunset Sail (Alfama & Tejo Tours)')
+
+  const alerts = sink.messages.filter((m) => to(m) === OPERATOR)
+  assert.deepEqual(alerts.map((m) => m.subject).sort(), [pt, en].map(({ booking }) => `New booking: Tagus Sunset Sail · Fri, 5 Jun 2026, 17:30 (Lisbon time) · ${booking.code}`).sort())
+  for (const alert of alerts) assert.ok(alert.text!.includes('Party: 2 Adult, 1 Child, 1 Infant\nTicket: Adult × 2 (€130.00)\n'), alert.text)
+
+
+  // Sent again by staff, the confirmation is made as the first was: in the booking's language.
+  assert.equal((await (await keyOf(service, 'staff')).post(`/bookings/${pt.booking.code}/resend-confirmation`)).status, 202)
+  await service.context.scheduler.runNow('email-sending')
+  const again = sink.messages.filter((m) => to(m) === GUEST.email)
+  assert.equal(again.length, 2)
+  assert.equal(again[1].subject, portuguese.subject)
+  assert.equal(calendarEvent(again[1]).summary, 'Passeio de veleiro ao pôr do sol no Tejo (Alfama & Tejo Tours)')
+})
+
+test('a booking guided in a language the instance does not read in (the sail’s French) is written in the default; a Spanish request, its decline and a cancellation in Spanish', async (t) => {
+  const { service, sink } = await withMail(t, demoCatalog())
+  const french = await guestBooking(service, { ...SAIL_PARTY, language: 'fr' }, GUEST)
+  assert.equal(french.booking.language, 'fr')
+  await deliverEmails(service)
+  const confirmed = mailTo(sink, GUEST.email)
+  assert.equal(confirmed.subject, `Booking confirmed: Tagus Sunset Sail · Fri, 5 Jun 2026, 17:30 (Lisbon time) · ${french.booking.code}`)
+  assert.ok(confirmed.text!.includes('Meeting point: Doca de Santo Amaro marina, pontoon B'), confirmed.text)
+  assert.equal(calendarEvent(confirmed).summary, 'Tagus Sunset Sail (Alfama & Tejo Tours)')
+
+  const key = await keyOf(service, 'staff')
+  const asking = { ...GUEST, name: 'Lucía Pérez', email: 'lucia@example.es' }
+  const request = await guestBooking(service, { tour_id: 'fado-night', start: FADO_TUE, party: 2, language: 'es' }, asking)
+  await deliverEmails(service)
+  assert.equal((await key.post(`/bookings/${request.booking.code}/decline`, { reason: 'The boat is under repair.' })).status, 200)
+  const leaving = { ...GUEST, name: 'Javier Ruiz', email: 'javier@example.es' }
+  const cancelled = await guestBooking(service, { tour_id: 'alfama-walk', start: ALFAMA_FRI, party: 2, language: 'es' }, leaving)
+  assert.equal((await cancelled.client.delete('/booking', { headers: cancelled.session.headers })).status, 200)
+  await deliverEmails(service)
+
+  const lucia = sink.messages.filter((m) => to(m) === asking.email)
+  const fado = `Noche de fado en Alfama · ${lisbonMoment(FADO_TUE, 'es-ES')} (hora de Europa occidental) · ${request.booking.code}`
+  assert.deepEqual(lucia.map((m) => m.subject), [`Solicitud recibida: ${fado}`, `Solicitud rechazada: ${fado}`])
+  assert.ok(lucia[0].text!.startsWith('Hola, Lucía Pérez:\n\nGracias: Alfama & Tejo Tours ha recibido tu solicitud'), lucia[0].text)
+  assert.ok(lucia[0].text!.includes('Punto de encuentro: Museo del Fado, entrada principal, Largo do Chafariz de Dentro 1'), lucia[0].text)
+  assert.ok(lucia[0].text!.includes('\n\nUna vez confirmada, cancelar cuesta:\n\n'), lucia[0].text)
+  assert.ok(lucia[1].text!.includes('Lo sentimos: Alfama & Tejo Tours no ha podido aceptar tu solicitud. The boat is under repair. No hay nada que pagar.'), lucia[1].text)
+
+  const javier = sink.messages.filter((m) => to(m) === leaving.email)
+  assert.deepEqual(javier.map((m) => m.subject!.split(':')[0]), ['Reserva confirmada', 'Reserva cancelada'])
+  assert.ok(javier[1].text!.includes('Tu reserva está cancelada, como pediste.\n\nNo se aplica ningún cargo por cancelación.'), javier[1].text)
+  const cancelling = calendarEvent(javier[1])
+  assert.equal(cancelling.summary, 'Paseo a pie por Alfama y Mouraria (Alfama & Tejo Tours)')
+  assert.equal(cancelling.status, 'CANCELLED')
 })
