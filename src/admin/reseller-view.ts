@@ -28,6 +28,7 @@ export function resellerOf(row: BookingRecord, names: ResellerNames): BookingRes
     key_id: keyId,
     name: names.get(keyId) ?? null,
     reference: row.reseller_reference,
+    notes: row.reseller_notes ?? null,
     commission_percent: basisPoints / 100,
     net: netOf(row.total, basisPoints),
   }

@@ -72,12 +72,14 @@ export interface BookingRecord {
   reseller_reference: string | null
   /** The key's commission when it was sold, in basis points: the operator is owed the total less it. */
   reseller_commission_basis_points: number | null
+  /** The reseller's notes for the operator (OCTo notes on reserve, confirm and update; migration 029). */
+  reseller_notes: string | null
   /** The language it is guided in, one of its tour's languages; null before migration 028: languageOfBooking. */
   language: string | null
 }
 
 /** The reseller fields of every booking not sold by a reseller. */
-export const NOT_RESOLD = { reseller_key_id: null, reseller_uuid: null, reseller_reference: null, reseller_commission_basis_points: null } as const
+export const NOT_RESOLD = { reseller_key_id: null, reseller_uuid: null, reseller_reference: null, reseller_commission_basis_points: null, reseller_notes: null } as const
 
 /** The booking's unit lines, as kept when it was made or last priced. */
 export const unitLinesOf = (booking: Pick<BookingRecord, 'units'>): UnitLine[] => JSON.parse(booking.units)

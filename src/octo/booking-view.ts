@@ -67,7 +67,7 @@ export function bookingOf(view: OctoView, row: BookingRecord, now: Temporal.Inst
     availabilityId: formatStoredInZone(row.start_at, view.catalog.instance.timezone),
     availability: null,
     contact,
-    notes: null,
+    notes: row.reseller_notes ?? null,
     deliveryMethods: ['VOUCHER'] as Booking['deliveryMethods'],
     voucher: voucher as Booking['voucher'],
     unitItems,

@@ -74,6 +74,7 @@ export const OctoConfirmBody = Type.Object({
   contact: OctoContact,
   resellerReference: Type.Optional(Type.String({ maxLength: 200 })),
   emailReceipt: Type.Optional(Type.Boolean()),
+  notes: Type.Optional(NullableText),
   unitItems: Type.Optional(Type.Array(UnitItem, { maxItems: 1000 })),
 })
 export type OctoConfirmBody = Static<typeof OctoConfirmBody>

@@ -1,4 +1,5 @@
 import { Temporal } from 'temporal-polyfill'
+import { guidedLanguage, languageOfBooking } from '../domain/booking-language.ts'
 import type { BookingRecord } from '../domain/booking.ts'
 import { toStoredInstant } from '../domain/instant-format.ts'
 import { ApiError } from '../errors/api-error.ts'
@@ -14,6 +15,8 @@ import type { Reseller, ResellerContact, ResellerContext } from './reseller-book
 /** What a reseller's PATCH asks for; a field left out stays as it is. */
 export interface ResellerChange {
   resellerReference?: string
+  /** The notes for the operator; null removes them. */
+  notes?: string | null
   contact?: Partial<ResellerContact>
   /** A move (another product or departure) or a resize (another unit mix). */
   move?: Pick<MixChange, 'tour_id' | 'start' | 'units'>
@@ -64,12 +67,18 @@ export function resellerBookingChanges(store: Store, minimum: DepartureMinimum) 
         }
         const limits = { by: 'guest', lastDate: lastBookableDate(catalog, ctx.now).toString() } as const
         yield* moves.repriced(row, change.move!, catalog, ctx.now, limits, set)
+        if (changes.tour_id !== undefined) {
+          // OCTo names no guiding language: the booking keeps its own where the new tour offers it, else takes the tour's first.
+          const current = languageOfBooking(row, catalog.tourById.get(row.tour_id)?.catalog, catalog.instance)
+          set('language', guidedLanguage(catalog.tourById.get(changes.tour_id)!.catalog, undefined, current))
+        }
         if (Object.keys(changes).length > 0 && changes.start_at === undefined && changes.tour_id === undefined) {
           // A resize in place: its departure must still take bookings, as a move's must.
           yield* moves.requireDepartureUnder(catalog, catalog.tourById.get(row.tour_id)!.catalog, Temporal.Instant.from(row.start_at), ctx.now, limits)
         }
       }
       if (change.resellerReference !== undefined) set('reseller_reference', change.resellerReference)
+      if (change.notes !== undefined) set('reseller_notes', change.notes)
       if (change.contact?.name !== undefined) set('contact_name', change.contact.name)
       if (change.contact?.email !== undefined) set('contact_email', change.contact.email)
       if (change.contact?.phone !== undefined) set('contact_phone', change.contact.phone)

@@ -41,6 +41,15 @@ export interface Reservation {
   units: Record<string, number>
   expirationMinutes: number | null
   resellerReference: string | null
+  notes: string | null
+}
+
+/** What a confirmation gives: the contact, and what it changes (null: as reserved). */
+export interface Confirmation {
+  contact: ResellerContact
+  resellerReference: string | null
+  notes: string | null
+  units: Readonly<Record<string, number>> | null
 }
 
 export interface ResellerContact {
@@ -130,7 +139,7 @@ export function resellerBookingService(store: Store, minimum: DepartureMinimum) 
         channel: 'octo', policy: JSON.stringify(bookingPolicyOf(instance.cancellation_policy)), checked_in_at: null, internal_note: null,
         decline_reason: null, cancelled_by: null, cancellation_reason: null, fee_waived: null,
         reseller_key_id: reseller.keyId, reseller_uuid: input.uuid, reseller_reference: input.resellerReference,
-        reseller_commission_basis_points: reseller.commissionBasisPoints,
+        reseller_commission_basis_points: reseller.commissionBasisPoints, reseller_notes: input.notes,
         // OCTo names no guiding language: a reseller's booking is guided in the tour's first.
         language: guidedLanguage(tour),
       }
@@ -174,8 +183,7 @@ export function resellerBookingService(store: Store, minimum: DepartureMinimum) 
      * Unit items other than the reservation's resize it first, under the capacity rule, in the
      * same plan: a refused mix confirms nothing. Confirming again answers the booking.
      */
-    confirm(ctx: ResellerContext, uuid: string, contact: ResellerContact, resellerReference: string | null,
-      units: Readonly<Record<string, number>> | null): Promise<BookingRecord> {
+    confirm(ctx: ResellerContext, uuid: string, { contact, resellerReference, notes, units }: Confirmation): Promise<BookingRecord> {
       const { catalog } = ctx
       return onBooking(ctx, uuid, 'invalid_transition', function* (found, now) {
         if (found.status === 'requested' || found.status === 'confirmed') return found
@@ -187,6 +195,7 @@ export function resellerBookingService(store: Store, minimum: DepartureMinimum) 
         const [confirmed] = yield* bookings.transition(catalog.instance.ref, { read: row }, 'held', checkedOutStatus(tour.confirmation), now, {
           code, contact_name: contact.name, contact_email: contact.email, contact_phone: contact.phone, hold_expires_at: null,
           ...resellerReference !== null ? { reseller_reference: resellerReference } : {},
+          ...notes !== null ? { reseller_notes: notes } : {},
         })
         if (!confirmed) return 'The reservation expired before it was confirmed: reserve again'
         yield* minimum.reportIfReached(catalog, departureOf(confirmed), confirmed.party, now, false)

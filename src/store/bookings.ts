@@ -46,7 +46,7 @@ const BOOKING_COLUMNS = ['id', 'instance_id', 'session_id', 'tour_id', 'start_at
   'promo_code', 'referral_code', 'currency', 'subtotal', 'addons_total', 'discount', 'total', 'hold_expires_at', 'code', 'contact_name',
   'contact_email', 'contact_phone', 'cancellable_until', 'cancellation_fee_percent', 'cancellation_fee', 'cancelled_at', 'created_at',
   'updated_at', 'version', 'channel', 'policy', 'checked_in_at', 'internal_note', 'decline_reason', 'cancelled_by', 'cancellation_reason',
-  'fee_waived', 'reseller_key_id', 'reseller_uuid', 'reseller_reference', 'reseller_commission_basis_points', 'language'] as const satisfies ReadonlyArray<keyof BookingRecord>
+  'fee_waived', 'reseller_key_id', 'reseller_uuid', 'reseller_reference', 'reseller_commission_basis_points', 'language', 'reseller_notes'] as const satisfies ReadonlyArray<keyof BookingRecord>
 const INSERT_BOOKING = `insert into bookings (${BOOKING_COLUMNS.join(', ')}) values (${BOOKING_COLUMNS.map(() => '?').join(', ')})`
 const FREE_SEATS = 'update departures set seats_taken = seats_taken - ? where instance_id = ? and tour_id = ? and start_at = ? and seats_taken >= ?'
 /** Foreseen (PostgreSQL): the seats come back (anything else is a broken ledger, thrown when the plan runs again). */

@@ -50,7 +50,7 @@ export interface BookingPosition {
 /** Fields of a booking changed by hand (the operator's PATCH and release from quarantine, a reseller's PATCH); never its status. */
 export type BookingFieldChanges = Partial<Pick<BookingRecord, 'tour_id' | 'start_at' | 'end_at' | 'party' | 'seats' | 'units' | 'addons' | 'promo_code' | 'subtotal'
   | 'addons_total' | 'discount' | 'total' | 'cancellable_until' | 'contact_name' | 'contact_email' | 'contact_phone' | 'internal_note' | 'quarantined'
-  | 'reseller_reference' | 'language'>>
+  | 'reseller_reference' | 'reseller_notes' | 'language'>>
 
 /**
  * Each base letter with every way it is written in Latin-1 and Latin Extended-A, both cases:

@@ -42,7 +42,7 @@ test("a reseller's booking in the operator's list, detail, filters and CSV expor
   assert.deepEqual(octoOnly.body.bookings.map((b: any) => b.code), [sold.supplierReference])
   const [listed] = octoOnly.body.bookings
   assert.equal(listed.channel, 'octo')
-  assert.deepEqual(listed.reseller, { key_id: ota.keyId, name: 'Lisbon OTA', reference: 'OTA-REF-1', commission_percent: 20, net: 3040 })
+  assert.deepEqual(listed.reseller, { key_id: ota.keyId, name: 'Lisbon OTA', reference: 'OTA-REF-1', notes: null, commission_percent: 20, net: 3040 })
   assert.deepEqual([listed.price.total, listed.price.due_on_arrival], [3800, 0], 'its guest paid the reseller')
   assert.deepEqual((await staff.get('/bookings?channel=web')).body.bookings.map((b: any) => [b.code, b.reseller]), [[guest.booking.code, null]])
   assert.deepEqual((await staff.get(`/bookings?reseller=${ota.keyId}`)).body.bookings.map((b: any) => b.code), [sold.supplierReference])

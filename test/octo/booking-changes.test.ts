@@ -118,3 +118,24 @@ test('update: contact, date and units on a reservation and a confirmed booking; 
   assert.deepEqual(history.map((h) => [h.from, h.to, h.action, h.actor.type, h.actor.name]).slice(-2),
     [['confirmed', 'confirmed', 'booking.changed', 'key', 'OTA'], ['confirmed', 'cancelled', 'booking.cancelled', 'key', 'OTA']])
 })
+
+test('notes given on reserve, confirm and update are kept on the booking, answered in notes and shown to the operator', async (t) => {
+  const service = await build(t)
+  const octo = await resellerKey(service)
+  const reserved = await octo.request('POST', '/bookings', '/bookings/',
+    { uuid: UUID.moved, productId: 'alfama-walk', optionId: 'DEFAULT', availabilityId: AT_0930, unitItems: persons(2), notes: ' One guest uses a wheelchair ' })
+  assert.equal(reserved.body.notes, 'One guest uses a wheelchair')
+  const confirmed = await octo.request('POST', `/bookings/${UUID.moved}/confirm`, '/bookings/{uuid}/confirm',
+    { contact: { fullName: 'Ana Lima', emailAddress: 'ana@example.com' }, notes: 'Wheelchair; arriving by taxi' })
+  assert.equal(confirmed.body.notes, 'Wheelchair; arriving by taxi')
+  const { client: operator } = await apiKeyClient(service, 'manager')
+  const seen = await operator.get(`/bookings/${confirmed.body.supplierReference}`)
+  assert.equal(seen.body.reseller.notes, 'Wheelchair; arriving by taxi')
+  assert.equal(seen.body.internal_note, null, "the reseller's notes are not the operator's own note")
+
+  const patched = await octo.request('PATCH', `/bookings/${UUID.moved}`, '/bookings/{uuid}', { notes: 'No wheelchair after all' })
+  assert.equal(patched.body.notes, 'No wheelchair after all')
+  const cleared = await octo.request('PATCH', `/bookings/${UUID.moved}`, '/bookings/{uuid}', { notes: null })
+  assert.equal(cleared.body.notes, null)
+  assert.equal((await operator.get(`/bookings/${confirmed.body.supplierReference}`)).body.reseller.notes, null)
+})

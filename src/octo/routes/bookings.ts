@@ -50,6 +50,9 @@ function unitCounts(items: ReadonlyArray<{ unitId: string }>): Record<string, nu
   return units
 }
 
+/** Notes as kept: trimmed, blank is none (null); left out stays undefined. */
+const notesOf = (notes: string | null | undefined) => notes === undefined ? undefined : notes?.trim() || null
+
 /** Confirm's contact: a name (fullName, or firstName and lastName) and an email address. */
 function requiredContact(contact: OctoContact): ResellerContact {
   const name = (contact.fullName ?? [contact.firstName, contact.lastName].filter(Boolean).join(' ')).trim()
@@ -69,7 +72,7 @@ export const octoBookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const ctx = contextOf(request)
     const row = await orInvalidAvailability(body.availabilityId, resellerBookings.reserve(ctx, {
       uuid: body.uuid ?? randomUUID(), tourId: tour.id, start: startOf(body.availabilityId), units: unitCounts(body.unitItems),
-      expirationMinutes: body.expirationMinutes ?? null, resellerReference: body.resellerReference ?? null,
+      expirationMinutes: body.expirationMinutes ?? null, resellerReference: body.resellerReference ?? null, notes: notesOf(body.notes) ?? null,
     }))
     return bookingOf(octoView(request), row, ctx.now)
   })
@@ -89,7 +92,11 @@ export const octoBookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const current = await orInvalidUuid(uuid, resellerBookings.get(ctx, uuid))
       requireProductOption(request, current.tour_id, OPTION_ID, items.map((u) => ({ id: u.unitId })))
     }
-    const row = await orInvalidUuid(uuid, resellerBookings.confirm(ctx, uuid, contact, request.body.resellerReference ?? null, items.length > 0 ? unitCounts(items) : null))
+    const row = await orInvalidUuid(uuid, resellerBookings.confirm(ctx, uuid, {
+      contact, resellerReference: request.body.resellerReference ?? null, units: items.length > 0 ? unitCounts(items) : null,
+      // OCTo's confirmation has no notes of its own; a reseller may send them, or as the contact's.
+      notes: notesOf(request.body.notes ?? request.body.contact.notes) ?? null,
+    }))
     return bookingOf(octoView(request), row, ctx.now)
   })
 
@@ -108,7 +115,7 @@ export const octoBookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.patch('/bookings/:uuid', { schema: { params: OctoUuidParams, body: OctoUpdateBody } }, async (request) => {
     const ctx = contextOf(request)
     const { uuid } = request.params
-    const { contact, resellerReference, productId, optionId, availabilityId, unitItems } = request.body
+    const { contact, resellerReference, notes, productId, optionId, availabilityId, unitItems } = request.body
     let move: ResellerChange['move']
     if (productId !== undefined || optionId !== undefined || availabilityId !== undefined || unitItems !== undefined) {
       const current = await orInvalidUuid(uuid, resellerBookings.get(ctx, uuid))
@@ -122,6 +129,7 @@ export const octoBookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const row = await orInvalidUuid(uuid, orInvalidAvailability(availabilityId, resellerBookings.update(ctx, uuid, {
       ...move !== undefined ? { move } : {},
       ...resellerReference !== undefined ? { resellerReference } : {},
+      ...notes !== undefined ? { notes: notesOf(notes) ?? null } : {},
       ...contact ? {
         contact: {
           ...contact.fullName != null ? { name: contact.fullName.trim() } : {},

@@ -34,6 +34,7 @@ export const BookingReseller = named('BookingReseller', Type.Object({
     description: "The key's name. null in the event feed and webhooks, which carry the booking as it was stored: GET /bookings/{code} names it",
   })),
   reference: Nullable(Type.String({ description: "The reseller's own reference for it (OCTo resellerReference)" })),
+  notes: Nullable(Type.String({ description: "The reseller's notes for the operator (OCTo notes), as it last gave them" })),
   commission_percent: Type.Number({ description: "The reseller's commission it was sold under, in percent" }),
   net: Type.Integer({
     description: 'Minor units: the total less the commission, rounded half up; what the reseller owes the operator for it. '
