@@ -7,7 +7,7 @@ import { MemoryBuckets } from '../../src/http/rate-limit.ts'
 import { closeContext, openContext, type AppContext, type ContextOptions } from '../../src/context.ts'
 import { ApiClient } from './client.ts'
 import { contractFor, type ContractChecker } from './contract.ts'
-import { freshDatabase } from './database.ts'
+import { migratedDatabase } from './database.ts'
 import { ManualClock } from './manual-clock.ts'
 
 export interface BuildOptions {
@@ -65,7 +65,7 @@ export interface StartedService extends TestService {
  * that when the test ends; the fault drills call this directly.
  */
 export async function startService(options: StartOptions = {}): Promise<StartedService> {
-  const database = await freshDatabase(options.postgresUrl)
+  const database = await migratedDatabase(options.postgresUrl)
   const clock = options.clock ?? new ManualClock(DEFAULT_NOW)
   const instances = parseCatalogFile(JSON.stringify(options.catalog ?? demoCatalog()), 'test catalog')
   const context = await openContext({

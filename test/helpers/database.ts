@@ -1,9 +1,11 @@
-import { randomBytes } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { withPostgresClient } from '../../scripts/postgres-admin.ts'
 import { readSettings, type DatabaseTarget } from '../../src/config/env.ts'
+import { openDatabase } from '../../src/store/database.ts'
+import { migrateToLatest } from '../../src/store/migrations.ts'
+import { migratedSchemaPool, migrateNewSchema, newSchemaName, withSearchPath } from './migrated-schemas.ts'
 
 /**
  * The database every test runs on: a new SQLite file by default, or, when
@@ -19,13 +21,6 @@ export interface FreshDatabase {
   target: DatabaseTarget
   /** Removes the database; call after everything using it has closed. */
   drop(): Promise<void>
-}
-
-/** search_path for every connection, through libpq's `options` parameter, which pg passes on. */
-function withSearchPath(url: string, schema: string): string {
-  const parsed = new URL(url)
-  parsed.searchParams.set('options', `-c search_path=${schema}`)
-  return parsed.toString()
 }
 
 /**
@@ -55,22 +50,89 @@ function ownDatabase(sharedUrl: string): Promise<string> {
   return databaseOfThisProcess
 }
 
-/** A fresh database: a schema in `postgresUrl` when given (TEST_DATABASE_URL by default, through this process's own database), else a new SQLite file. */
+function sqliteDatabase(path: string, dir: string): FreshDatabase {
+  const url = `sqlite:${path}`
+  return { url, target: readSettings({ DATABASE_URL: url }).database, drop: async () => rmSync(dir, { recursive: true, force: true }) }
+}
+
+function postgresSchema(databaseUrl: string, schema: string, drop: () => Promise<void>): FreshDatabase {
+  const url = withSearchPath(databaseUrl, schema)
+  return { url, target: readSettings({ DATABASE_URL: url }).database, drop }
+}
+
+/**
+ * A fresh, empty database: a schema in `postgresUrl` when given (TEST_DATABASE_URL by default,
+ * through this process's own database), else a new SQLite file. For tests of what migrating
+ * does (the CLI's `migrate`, a start's log); the others take `migratedDatabase`.
+ */
 export async function freshDatabase(postgresUrl: string | null = TEST_DATABASE_URL): Promise<FreshDatabase> {
   if (postgresUrl === null) {
     const dir = mkdtempSync(join(tmpdir(), 'tourdesk-test-'))
-    const url = `sqlite:${join(dir, 'tourdesk.db')}`
-    return { url, target: readSettings({ DATABASE_URL: url }).database, drop: async () => rmSync(dir, { recursive: true, force: true }) }
+    return sqliteDatabase(join(dir, 'tourdesk.db'), dir)
   }
   const databaseUrl = postgresUrl === TEST_DATABASE_URL ? await ownDatabase(postgresUrl) : postgresUrl
-  const schema = `t_${randomBytes(6).toString('hex')}`
+  const schema = newSchemaName()
   await withPostgresClient(databaseUrl, (client) => client.query(`create schema ${schema}`))
-  const url = withSearchPath(databaseUrl, schema)
-  return {
-    url,
-    target: readSettings({ DATABASE_URL: url }).database,
-    async drop() {
-      await withPostgresClient(databaseUrl, (client) => client.query(`drop schema ${schema} cascade`))
-    },
+  return postgresSchema(databaseUrl, schema, async () => {
+    await withPostgresClient(databaseUrl, (client) => client.query(`drop schema ${schema} cascade`))
+  })
+}
+
+/**
+ * This process's SQLite file with every migration applied, made on first use and removed when
+ * the process exits. Closing its only connection checkpoints the WAL into the file, so a copy
+ * of the file alone is the whole database.
+ */
+let sqliteTemplate: Promise<string> | null = null
+
+function migratedSqliteTemplate(): Promise<string> {
+  sqliteTemplate ??= (async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tourdesk-test-template-'))
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }))
+    const path = join(dir, 'tourdesk.db')
+    const database = openDatabase({ dialect: 'sqlite', path })
+    try {
+      await migrateToLatest(database.db, database.dialect)
+    } finally {
+      await database.close()
+    }
+    return path
+  })()
+  return sqliteTemplate
+}
+
+/** Migrated schemas of this process's own PostgreSQL database, used again once a test is done (test/helpers/migrated-schemas.ts). */
+let schemasOfThisProcess: ReturnType<typeof migratedSchemaPool> | null = null
+
+/**
+ * A fresh database with every migration applied, as a starting service leaves it (it then
+ * finds nothing to migrate). The migrations run once per test process: SQLite copies a
+ * migrated file; PostgreSQL takes a migrated schema of this process's database, emptied
+ * after the test before it (or migrates a new one when `postgresUrl` names another database).
+ */
+export async function migratedDatabase(postgresUrl: string | null = TEST_DATABASE_URL): Promise<FreshDatabase> {
+  if (postgresUrl === null) {
+    const template = await migratedSqliteTemplate()
+    const dir = mkdtempSync(join(tmpdir(), 'tourdesk-test-'))
+    const path = join(dir, 'tourdesk.db')
+    copyFileSync(template, path)
+    return sqliteDatabase(path, dir)
   }
+  if (postgresUrl !== TEST_DATABASE_URL) {
+    const schema = await migrateNewSchema(postgresUrl)
+    return postgresSchema(postgresUrl, schema, async () => {
+      await withPostgresClient(postgresUrl, (client) => client.query(`drop schema ${schema} cascade`))
+    })
+  }
+  const databaseUrl = await ownDatabase(postgresUrl)
+  schemasOfThisProcess ??= migratedSchemaPool(databaseUrl)
+  const pool = schemasOfThisProcess
+  const schema = await pool.take()
+  let released = false
+  return postgresSchema(databaseUrl, schema, async () => {
+    // A schema handed back twice would be handed out to two tests.
+    if (released) return
+    released = true
+    await pool.release(schema)
+  })
 }
