@@ -1,6 +1,7 @@
 import { createContext } from 'preact'
 import { useContext } from 'preact/hooks'
 import { Formats } from '../src/format.ts'
+import { en } from '../src/words/en.ts'
 import type { AdminApi, Me } from './api.ts'
 
 /** What every signed-in view needs: the API, who is signed in, formats in the operator's zone, tour names, and the status line. */
@@ -22,7 +23,7 @@ export function useOffice(): Office {
   return office
 }
 
-/** The operator's zone and currency, in the browser's own locale. */
+/** The operator's zone and currency, in the browser's own locale; the back office's words are English (docs/languages.md). */
 export function formatsFor(me: Me): Formats {
-  return new Formats(navigator.language || 'en', me.instance.timezone, me.instance.currency)
+  return new Formats(navigator.language || 'en', me.instance.timezone, me.instance.currency, en)
 }

@@ -7,9 +7,6 @@ export interface FieldProblem {
 }
 
 /** A failed call: the API's problem+json, or `network` when no answer came. */
-/** The language the page is written in. */
-const PAGE_LANGUAGE = 'en'
-
 export class ApiProblem extends Error {
   constructor(
     readonly code: string,
@@ -40,7 +37,8 @@ export class Api {
   /** Server clock minus this device's clock, learned from each answer's Date header. */
   private clockOffsetMs = 0
 
-  constructor(private readonly base: string) {}
+  /** The page's language, set by the page: the catalog's texts are asked in it (docs/languages.md). */
+  constructor(private readonly base: string, public language: string) {}
 
   /** The server's idea of now, in epoch milliseconds: hold countdowns follow it, not the device clock. */
   serverNow(): number {
@@ -80,9 +78,9 @@ export class Api {
   }
 
   private async send<T>(method: string, path: string, options: CallOptions): Promise<T> {
-    // The page's own words are English until it is translated (issue 29): it asks for the catalog's
-    // texts in English too, so a page never mixes languages (docs/languages.md).
-    const headers: Record<string, string> = { Accept: 'application/json', 'Accept-Language': PAGE_LANGUAGE }
+    // The catalog's texts in the page's own language where the instance has it; else the API
+    // answers in its default language (docs/languages.md).
+    const headers: Record<string, string> = { Accept: 'application/json', 'Accept-Language': this.language }
     if (options.csrf) {
       const session = await this.ensureSession()
       headers['X-CSRF-Token'] = session.csrf

@@ -1,13 +1,16 @@
+import type { PageWords } from './words/en.ts'
+
 /**
- * Money, dates, times and durations in the guest's own locale (Intl), with times read in
- * the operator's zone: a departure happens where the tour is, not where the guest sits.
+ * Money, dates, times and durations in the page's locale (Intl), with times read in the
+ * operator's zone: a departure happens where the tour is, not where the guest sits. The
+ * page's own words in that language travel with it, as `words`.
  */
 export class Formats {
   readonly guestZone: string
   private readonly money: Intl.NumberFormat
   private readonly minorDigits: number
 
-  constructor(readonly locale: string, readonly operatorZone: string, currency: string) {
+  constructor(readonly locale: string, readonly operatorZone: string, currency: string, readonly words: PageWords) {
     this.guestZone = new Intl.DateTimeFormat().resolvedOptions().timeZone
     this.money = new Intl.NumberFormat(locale, { style: 'currency', currency })
     this.minorDigits = this.money.resolvedOptions().maximumFractionDigits ?? 2
@@ -66,10 +69,15 @@ export class Formats {
     return this.list(parts)
   }
 
-  /** ISO language codes as names in the guest's language, e.g. "English, Portuguese and Spanish". */
+  /** ISO language codes as names in the page's language, e.g. "English, Portuguese and Spanish". */
   languages(codes: string[]): string {
     const names = new Intl.DisplayNames([this.locale], { type: 'language' })
     return this.list(codes.map((code) => names.of(code) ?? code))
+  }
+
+  /** The instance's payment methods ("cash", "card") in the page's language, as a list. */
+  paymentMethods(methods: readonly string[]): string {
+    return this.list(methods.map((method) => this.words.paymentMethod(method)))
   }
 
   percent(value: number): string {
@@ -102,7 +110,7 @@ export class Formats {
    */
   zoneName(zone: string): string {
     const city = zone.includes('/') && !zone.startsWith('Etc/') ? zone.slice(zone.lastIndexOf('/') + 1).replaceAll('_', ' ') : null
-    return city ? `${city} time` : zone
+    return city ? this.words.zoneTime(city) : zone
   }
 }
 

@@ -1,8 +1,10 @@
 import type { Booking } from '../../src/schemas/booking.ts'
 import { Api, ApiProblem } from './api.ts'
 import { BookingMemory } from './booking-memory.ts'
-import { focusOn } from './dom.ts'
+import { focusOn, h } from './dom.ts'
 import { Formats } from './format.ts'
+import { chooseLanguage, languageName, localeFor, PAGE_LANGUAGES, PAGE_WORDS, storedLanguage, storeLanguage, type PageLanguage } from './page-language.ts'
+import type { PageWords } from './words/en.ts'
 import { renderManagePage } from './views/manage-page.ts'
 import { renderTourList } from './views/tour-list.ts'
 import { renderTourPage } from './views/tour-page.ts'
@@ -19,29 +21,48 @@ const MANAGE = /\/manage\/?$/
 /**
  * The booking page of one instance: reads the instance from the data attributes of
  * `<main>`, keeps the view in the URL (`?tour=<id>` opens a tour, `?q=` a search, `manage`
- * the guest's booking) and swaps views without reloading.
+ * the guest's booking) and swaps views without reloading. It speaks the browser's language
+ * among PAGE_LANGUAGES, or the one chosen with its switch (docs/languages.md).
  */
 export class Page {
   readonly api: Api
   /** Whether there may be a booking to show; the views keep it up to date. */
   readonly bookings: BookingMemory
-  readonly formats: Formats
   readonly operatorName: string
   /** The page's own path, `/book/<prefix>/`, whichever view is open. */
   private readonly base: string
+  private readonly browserLanguages: readonly string[]
+  private readonly operatorZone: string
+  private readonly currency: string
+  private language: PageLanguage
+  private currentFormats: Formats
   private view: View | null = null
 
   constructor(private readonly root: HTMLElement) {
     const { api, name, timezone, currency } = root.dataset
-    this.api = new Api(api!)
+    this.browserLanguages = navigator.languages?.length ? navigator.languages : [navigator.language ?? 'en']
+    this.operatorZone = timezone!
+    this.currency = currency!
+    this.language = chooseLanguage(storedLanguage(), this.browserLanguages)
+    this.currentFormats = this.formatsIn(this.language)
+    this.api = new Api(api!, this.language)
     this.bookings = new BookingMemory(api!, () => this.api.serverNow())
     this.operatorName = name!
-    this.formats = new Formats(navigator.languages?.[0] ?? navigator.language ?? 'en', timezone!, currency!)
     const path = location.pathname.replace(MANAGE, '/')
     this.base = path.endsWith('/') ? path : `${path}/`
   }
 
+  /** Dates, times and money in the page's language, and its words. */
+  get formats(): Formats {
+    return this.currentFormats
+  }
+
+  get words(): PageWords {
+    return this.currentFormats.words
+  }
+
   async start(): Promise<void> {
+    document.documentElement.lang = this.language
     window.addEventListener('popstate', () => this.render(true))
     // The booking view reads the booking itself (from a manage link, or the session's).
     const held = this.onManagePage() ? null : await this.heldBooking()
@@ -95,9 +116,43 @@ export class Page {
     this.view = this.onManagePage() ? renderManagePage(this, shown.booking ?? null)
       : tourId === null ? { element: renderTourList(this, new URLSearchParams(location.search).get('q') ?? '') }
         : renderTourPage(this, tourId, shown.held ?? null)
-    this.root.replaceChildren(this.view.element)
+    this.root.replaceChildren(this.languageSwitch(), this.view.element)
     const title = this.view.element.querySelector('h1')
     if (moveFocus && title) focusOn(title)
+  }
+
+  private formatsIn(language: PageLanguage): Formats {
+    return new Formats(localeFor(language, this.browserLanguages), this.operatorZone, this.currency, PAGE_WORDS[language])
+  }
+
+  /**
+   * One button per language, each named in its own language (and marked so, for screen
+   * readers); the current one says so with aria-current.
+   */
+  private languageSwitch(): HTMLElement {
+    return h('nav', { class: 'language-switch', 'aria-label': this.words.languageSwitch },
+      h('ul', {}, PAGE_LANGUAGES.map((language) => h('li', {},
+        h('button', {
+          type: 'button', id: `language-${language}`, lang: language,
+          'aria-current': language === this.language ? 'true' : null,
+          onclick: () => void this.switchLanguage(language),
+        }, languageName(language))))))
+  }
+
+  /**
+   * Remembers the guest's choice and shows the same view in that language: tour texts are
+   * read again in it, and a live hold is shown again from the server.
+   */
+  private async switchLanguage(language: PageLanguage): Promise<void> {
+    if (language === this.language) return
+    storeLanguage(language)
+    this.language = language
+    this.currentFormats = this.formatsIn(language)
+    this.api.language = language
+    document.documentElement.lang = language
+    const held = this.onManagePage() ? null : await this.heldBooking()
+    this.render(false, { held })
+    document.getElementById(`language-${language}`)?.focus()
   }
 
   /**

@@ -29,7 +29,7 @@ export class AddonField {
   /** The label, the hint and the control, in the order the field shows them. */
   parts(): HTMLElement[] {
     if (this.checkbox) return [h('p', { class: 'addon-check' }, this.input, h('label', { for: this.input.id }, this.addon.name)), this.hint]
-    const label = this.addon.per === 'person' ? `${this.addon.name}: how many of you?` : this.addon.name
+    const label = this.addon.per === 'person' ? this.formats.words.addons.howMany(this.addon.name) : this.addon.name
     return [h('label', { for: this.input.id }, label), this.hint, this.input]
   }
 
@@ -46,9 +46,8 @@ export class AddonField {
     if (this.checkbox) return { quantity: this.input.checked ? 1 : 0 }
     const quantity = this.input.value.trim() === '' ? 0 : Number(this.input.value)
     if (Number.isInteger(quantity) && quantity >= 0 && quantity <= this.limit()) return { quantity }
-    return { problem: this.addon.per === 'person'
-      ? `Please enter how many of you take it, from 0 to ${this.limit()}.`
-      : `Please enter a quantity from 0 to ${this.limit()}.` }
+    const words = this.formats.words.addons
+    return { problem: this.addon.per === 'person' ? words.enterTakers(this.limit()) : words.enterQuantity(this.limit()) }
   }
 
   restore(quantity: number): void {
@@ -62,8 +61,9 @@ export class AddonField {
 
   private hintText(): string {
     const price = this.formats.price(this.addon.price.amount)
-    if (this.checkbox) return `${this.addon.description} ${price} per booking.`
-    if (this.addon.per === 'person') return `${this.addon.description} ${price} per person who takes it; 0 to ${this.limit()}.`
-    return `${this.addon.description} ${price} each; up to ${this.limit()}.`
+    const words = this.formats.words.addons
+    const terms = this.checkbox ? words.perBooking(price)
+      : this.addon.per === 'person' ? words.perTaker(price, this.limit()) : words.each(price, this.limit())
+    return `${this.addon.description} ${terms}`
   }
 }

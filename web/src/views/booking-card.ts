@@ -7,22 +7,10 @@ import type { Page } from '../page.ts'
 import { explainError } from '../problems.ts'
 import { bookedGroup, priceList } from './price-list.ts'
 
-const HEADINGS: Record<Booking['status'], string> = {
-  held: 'Your seats are held',
-  expired: 'Your hold has lapsed',
-  released: 'Your seats were released',
-  requested: 'Booking requested',
-  confirmed: 'Booking confirmed',
-  declined: 'Booking declined',
-  cancelled: 'Booking cancelled',
-  completed: 'Tour completed',
-  no_show: 'Booking marked as not attended',
-}
-
 /** An instant in the operator's zone, always with the zone named (dateTime names it only when it is not the guest's). */
 function when(formats: Formats, instant: string): string {
   const text = formats.dateTime(instant)
-  return formats.zonesDiffer() ? text : `${text} (${formats.zoneName(formats.operatorZone)})`
+  return formats.zonesDiffer() ? text : formats.words.booking.withZone(text, formats.zoneName(formats.operatorZone))
 }
 
 function fact(term: string, ...detail: (Node | string)[]): HTMLElement {
@@ -32,10 +20,9 @@ function fact(term: string, ...detail: (Node | string)[]): HTMLElement {
 /** What the fee as of now means for the guest, e.g. "Cancelling now costs €19.00 (50% of the total)." */
 function feeSentence(formats: Formats, booking: Booking): string {
   const { fee, fee_percent: percent } = booking.cancellation_now
-  if (booking.status === 'requested') return 'Withdrawing this request is free of charge: nobody has accepted it yet.'
-  return fee === 0 || fee === null
-    ? 'Cancelling now is free of charge.'
-    : `Cancelling now costs ${formats.price(fee)} (${formats.percent(percent ?? 0)} of the total), under the cancellation terms.`
+  const words = formats.words.booking
+  if (booking.status === 'requested') return words.withdrawFree
+  return fee === 0 || fee === null ? words.cancelFree : words.cancelCosts(formats.price(fee), formats.percent(percent ?? 0))
 }
 
 /**
@@ -59,77 +46,77 @@ export class BookingCard {
     this.cancelMessage.clear()
     this.copyMessage.clear()
     this.element.hidden = false
-    const heading = h('h2', { id: 'confirmation-title' }, HEADINGS[booking.status])
+    const heading = h('h2', { id: 'confirmation-title' }, this.page.words.booking.status[booking.status])
     replaceContent(this.element, heading, ...this.parts(booking, policies))
     if (moveFocus) focusOn(heading)
   }
 
   private parts(booking: Booking, policies: Policies | null): (HTMLElement | null)[] {
-    const { formats } = this.page
+    const { formats, words } = this.page
     const point = booking.meeting_point
     const active = booking.status === 'requested' || booking.status === 'confirmed'
-    const methods = policies ? ` (${formats.list(policies.payment.methods)})` : ''
+    const methods = policies ? formats.paymentMethods(policies.payment.methods) : ''
     return [
-      booking.code ? h('p', { class: 'booking-code' }, 'Your booking code: ', h('strong', { id: 'booking-code' }, booking.code)) : null,
+      booking.code ? h('p', { class: 'booking-code' }, words.booking.code, h('strong', { id: 'booking-code' }, booking.code)) : null,
       h('p', { class: 'next-step' }, this.nextStep(booking)),
       h('dl', { class: 'facts' },
-        fact('Tour', booking.tour.title),
-        fact('When', when(formats, booking.start)),
-        fact('Group', bookedGroup(booking)),
-        point ? fact('Meeting point', `${point.name}, ${point.address} `,
-          h('a', { href: `https://www.openstreetmap.org/?mlat=${point.lat}&mlon=${point.lng}#map=18/${point.lat}/${point.lng}` }, 'Map')) : null,
-        booking.contact ? fact('Name', booking.contact.name) : null,
+        fact(words.booking.tour, booking.tour.title),
+        fact(words.booking.when, when(formats, booking.start)),
+        fact(words.booking.group, bookedGroup(words, booking)),
+        point ? fact(words.meetingPoint, `${point.name}, ${point.address} `,
+          h('a', { href: `https://www.openstreetmap.org/?mlat=${point.lat}&mlon=${point.lng}#map=18/${point.lat}/${point.lng}` }, words.booking.map)) : null,
+        booking.contact ? fact(words.booking.name, booking.contact.name) : null,
       ),
       priceList(formats, booking),
-      active ? h('p', { class: 'payment' }, `Pay ${formats.price(booking.price.due_on_arrival)} on arrival${methods}; nothing has been charged.`) : null,
+      active ? h('p', { class: 'payment' }, words.booking.pay(formats.price(booking.price.due_on_arrival), methods)) : null,
       active ? this.cancelSection(booking) : null,
       this.cancelMessage.element,
       booking.manage_url ? this.manageLinkSection(booking.manage_url) : null,
-      h('p', {}, h('a', { href: this.page.listHref(), onclick: (event) => this.page.follow(event, this.page.listHref()) }, 'Book another tour')),
+      h('p', {}, h('a', { href: this.page.listHref(), onclick: (event) => this.page.follow(event, this.page.listHref()) }, words.booking.another)),
     ]
   }
 
   private nextStep(booking: Booking): (Node | string)[] {
     const { formats, operatorName } = this.page
+    const words = this.page.words.booking
     const tourLink = (text: string) => h('a', { href: this.page.tourHref(booking.tour.id), onclick: (event) => this.page.follow(event, this.page.tourHref(booking.tour.id)) }, text)
     switch (booking.status) {
       case 'requested':
-        return [`${operatorName} still has to confirm this booking and will get back to you at ${booking.contact?.email ?? 'your email address'}. Keep your booking code.`]
+        return [words.requested(operatorName, booking.contact?.email ?? words.yourEmail)]
       case 'confirmed':
-        return ['Your seats are booked. Keep your booking code and show it when you arrive.']
+        return [words.confirmed]
       case 'cancelled': {
         const fee = booking.cancellation?.fee ?? 0
-        const charge = fee > 0
-          ? `A cancellation fee of ${formats.price(fee)} (${formats.percent(booking.cancellation!.fee_percent)} of the total) applies under the cancellation terms; nothing has been charged.`
-          : 'No cancellation fee applies.'
-        return [`This booking was cancelled on ${when(formats, booking.cancellation?.cancelled_at ?? booking.updated_at)}. ${charge}`]
+        const charge = fee > 0 ? words.feeApplies(formats.price(fee), formats.percent(booking.cancellation!.fee_percent)) : words.noFee
+        return [words.cancelled(when(formats, booking.cancellation?.cancelled_at ?? booking.updated_at), charge)]
       }
       case 'declined':
-        return [`${operatorName} could not take this booking. Nothing has been charged.`]
+        return [words.declined(operatorName)]
       case 'completed':
-        return ['Thank you for joining this tour.']
+        return [words.completed]
       case 'no_show':
-        return [`${operatorName} marked this booking as not attended. If that is wrong, please contact ${operatorName}.`]
+        return [words.noShow(operatorName)]
       case 'held':
-        return ['These seats are held for you, but not booked yet. ', tourLink('Finish booking on the tour page'), '.']
+        return [words.heldNotBooked, tourLink(words.finishBooking), '.']
       default:
-        return ['These seats are no longer reserved. ', tourLink('Choose a time again'), '.']
+        return [words.notReserved, tourLink(words.chooseAgain), '.']
     }
   }
 
   /** The cancellation terms as of now and the button; a closed window says whom to ask instead. */
   private cancelSection(booking: Booking): HTMLElement {
     const { formats, operatorName } = this.page
-    const section = h('div', { class: 'cancelling' }, h('h3', { id: 'cancelling-title' }, 'Cancelling'))
+    const words = this.page.words.booking
+    const section = h('div', { class: 'cancelling' }, h('h3', { id: 'cancelling-title' }, words.cancelling))
     if (!booking.cancellation_now.allowed) {
-      section.append(h('p', {}, `Online cancellation closed at ${when(formats, booking.cancellable_until)}. To change or cancel this booking, please contact ${operatorName}.`))
+      section.append(h('p', {}, words.cancelClosed(when(formats, booking.cancellable_until), operatorName)))
       return section
     }
     const confirm = h('div', { class: 'cancel-confirm', role: 'group', 'aria-labelledby': 'cancel-confirm-title', hidden: true })
-    const cancelButton = h('button', { type: 'button', id: 'cancel-button', class: 'secondary', 'aria-describedby': 'cancel-fee-now' }, 'Cancel this booking')
+    const cancelButton = h('button', { type: 'button', id: 'cancel-button', class: 'secondary', 'aria-describedby': 'cancel-fee-now' }, words.cancelButton)
     cancelButton.addEventListener('click', () => void this.askToCancel(cancelButton, confirm))
     section.append(
-      h('p', { id: 'cancel-fee-now' }, `You can cancel online until ${when(formats, booking.cancellable_until)}. ${feeSentence(formats, booking)}`),
+      h('p', { id: 'cancel-fee-now' }, `${words.cancelUntil(when(formats, booking.cancellable_until))} ${feeSentence(formats, booking)}`),
       cancelButton, confirm)
     return section
   }
@@ -143,7 +130,7 @@ export class BookingCard {
     try {
       current = await this.page.api.get<Booking>('/booking')
     } catch (err) {
-      this.cancelMessage.show(explainError(err).text)
+      this.cancelMessage.show(explainError(this.page.formats, err).text)
       return
     } finally {
       cancelButton.removeAttribute('aria-disabled')
@@ -155,9 +142,10 @@ export class BookingCard {
     }
     this.booking = current
     const { formats } = this.page
-    const yes = h('button', { type: 'button', id: 'confirm-cancel-button', class: 'primary' }, 'Yes, cancel the booking')
-    const keep = h('button', { type: 'button', id: 'keep-booking-button', class: 'secondary' }, 'Keep my booking')
-    const title = h('h3', { id: 'cancel-confirm-title' }, 'Cancel this booking?')
+    const words = this.page.words.booking
+    const yes = h('button', { type: 'button', id: 'confirm-cancel-button', class: 'primary' }, words.confirmYes)
+    const keep = h('button', { type: 'button', id: 'keep-booking-button', class: 'secondary' }, words.confirmKeep)
+    const title = h('h3', { id: 'cancel-confirm-title' }, words.confirmTitle)
     yes.addEventListener('click', () => void this.cancel(yes))
     keep.addEventListener('click', () => {
       confirm.hidden = true
@@ -165,7 +153,7 @@ export class BookingCard {
       cancelButton.focus()
     })
     replaceContent(confirm, title,
-      h('p', { id: 'cancel-fee' }, `${feeSentence(formats, current)} Your seats will be given back and the booking cannot be restored.`),
+      h('p', { id: 'cancel-fee' }, `${feeSentence(formats, current)} ${words.seatsGivenBack}`),
       h('div', { class: 'actions' }, yes, keep))
     confirm.hidden = false
     cancelButton.hidden = true
@@ -175,20 +163,20 @@ export class BookingCard {
   private async cancel(button: HTMLButtonElement): Promise<void> {
     if (button.getAttribute('aria-disabled') === 'true') return
     button.setAttribute('aria-disabled', 'true')
-    button.textContent = 'Cancelling…'
+    button.textContent = this.page.words.booking.cancellingNow
     this.cancelMessage.clear()
     try {
       const cancelled = await this.page.api.delete<Booking>('/booking', { csrf: true })
       await this.show(cancelled, true)
     } catch (err) {
       button.removeAttribute('aria-disabled')
-      button.textContent = 'Yes, cancel the booking'
+      button.textContent = this.page.words.booking.confirmYes
       if (err instanceof ApiProblem && (err.code === 'cancellation_not_allowed' || err.code === 'no_booking')) {
         // The window closed, or it was cancelled elsewhere: the booking as it is now says which.
         const current = await this.page.api.get<Booking>('/booking').catch(() => null)
         if (current) await this.show(current, false)
       }
-      this.cancelMessage.show(explainError(err).text)
+      this.cancelMessage.show(explainError(this.page.formats, err).text)
       focusOn(this.cancelMessage.element)
     }
   }
@@ -197,14 +185,14 @@ export class BookingCard {
   private manageLinkSection(url: string): HTMLElement {
     const input = h('input', { id: 'manage-link', type: 'text', readonly: true, value: url, 'aria-describedby': 'manage-link-hint', spellcheck: 'false' })
     input.addEventListener('focus', () => input.select())
-    const copy = h('button', { type: 'button', id: 'copy-link-button', class: 'secondary' }, 'Copy link')
+    const words = this.page.words.booking
+    const copy = h('button', { type: 'button', id: 'copy-link-button', class: 'secondary' }, words.copyLink)
     copy.addEventListener('click', () => void this.copy(input))
     return h('div', { class: 'manage-link' },
-      h('h3', {}, 'Open this booking on any device'),
+      h('h3', {}, words.anyDevice),
       h('div', { class: 'field' },
-        h('label', { for: 'manage-link' }, 'Your manage link'),
-        h('p', { class: 'hint', id: 'manage-link-hint' },
-          'This link opens your booking on a phone or another computer until the tour ends, and lets you cancel it there. Keep it to yourself: whoever has it can cancel the booking.'),
+        h('label', { for: 'manage-link' }, words.manageLink),
+        h('p', { class: 'hint', id: 'manage-link-hint' }, words.manageLinkHint),
         input),
       copy, this.copyMessage.element)
   }
@@ -212,10 +200,10 @@ export class BookingCard {
   private async copy(input: HTMLInputElement): Promise<void> {
     try {
       await navigator.clipboard.writeText(input.value)
-      this.copyMessage.show('The link is copied.', 'info')
+      this.copyMessage.show(this.page.words.booking.copied, 'info')
     } catch {
       input.focus()
-      this.copyMessage.show('Copying is blocked here: the link is selected, copy it with your keyboard or menu.', 'info')
+      this.copyMessage.show(this.page.words.booking.copyBlocked, 'info')
     }
   }
 }

@@ -36,7 +36,7 @@ export class BookingSection {
       countdownEnded: () => void this.confirmLapse(),
     })
     this.element = h('section', { class: 'booking', 'aria-labelledby': 'book-title' },
-      h('h2', { id: 'book-title' }, 'Book this tour'),
+      h('h2', { id: 'book-title' }, page.words.tour.bookThisTour),
       this.form.element, this.panel.element)
     if (held) {
       this.form.restore(held)
@@ -64,7 +64,7 @@ export class BookingSection {
       this.form.message('date').clear()
       this.form.showAvailability(availability)
     } catch (err) {
-      if (request === this.availabilityRequest) this.place(explainError(err, this.tour), 'hold')
+      if (request === this.availabilityRequest) this.place(explainError(this.page.formats, err, this.tour), 'hold')
     }
   }
 
@@ -79,7 +79,7 @@ export class BookingSection {
       // Seats left now count this hold; reading them again keeps "Held for you" and the counts true.
       void this.loadAvailability(this.form.firstDay())
     } catch (err) {
-      const explanation = explainError(err, this.tour)
+      const explanation = explainError(this.page.formats, err, this.tour)
       this.place(explanation, 'hold')
       if (err instanceof ApiProblem && STALE_TIMES.has(err.code)) void this.loadAvailability(this.form.firstDay())
     } finally {
@@ -103,8 +103,8 @@ export class BookingSection {
       this.showConfirmation(booking)
     } catch (err) {
       // Without a live hold the checkout form goes away, so the reason is shown where it was.
-      if (err instanceof ApiProblem && (err.code === 'hold_expired' || err.code === 'no_booking')) this.lapse(explainError(err).text)
-      else this.place(explainError(err), 'checkout')
+      if (err instanceof ApiProblem && (err.code === 'hold_expired' || err.code === 'no_booking')) this.lapse(explainError(this.page.formats, err).text)
+      else this.place(explainError(this.page.formats, err), 'checkout')
     } finally {
       this.panel.setBusy(false)
     }
@@ -114,12 +114,12 @@ export class BookingSection {
     this.panel.clearMessages()
     try {
       await this.page.api.delete<Booking>('/booking', { csrf: true })
-      this.afterRelease('Your seats have been released. You can choose another time.')
+      this.afterRelease(this.page.words.hold.released)
     } catch (err) {
       if (err instanceof ApiProblem && err.code === 'no_booking') {
-        this.afterRelease('These seats were no longer held (the hold may have lapsed). You can choose a time again.')
+        this.afterRelease(this.page.words.hold.releasedAlready)
       } else {
-        this.panel.releaseMessage.show(explainError(err).text)
+        this.panel.releaseMessage.show(explainError(this.page.formats, err).text)
       }
     }
   }
@@ -146,7 +146,7 @@ export class BookingSection {
     } catch {
       // no booking, or no answer: either way the guest cannot rely on the hold any more
     }
-    this.lapse(explainError(new ApiProblem('hold_expired', 410)).text)
+    this.lapse(explainError(this.page.formats, new ApiProblem('hold_expired', 410)).text)
   }
 
   private lapse(reason: string): void {

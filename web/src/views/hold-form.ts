@@ -50,9 +50,9 @@ export class HoldForm {
   private readonly estimate: PriceEstimate | null
   private readonly dates = h('div', { class: 'date-strip' })
   private readonly times = h('div', { class: 'time-list' })
-  private readonly timesLegend = h('legend', {}, 'Start time')
+  private readonly timesLegend = h('legend')
   private readonly earlier: HTMLButtonElement
-  private readonly submitButton = h('button', { type: 'submit', id: 'hold-button', class: 'primary' }, 'Hold these seats')
+  private readonly submitButton = h('button', { type: 'submit', id: 'hold-button', class: 'primary' })
   private readonly addonFields: AddonField[] = []
   private readonly promo = h('input', { id: 'promo', name: 'promo_code', type: 'text', maxlength: 64, autocomplete: 'off', autocapitalize: 'characters', spellcheck: 'false' })
   private readonly decoys = decoyFields('hold')
@@ -66,18 +66,21 @@ export class HoldForm {
   private held: { start: string, seats: number } | null = null
 
   constructor(private readonly formats: Formats, private readonly tour: Tour, events: HoldFormEvents) {
+    const words = formats.words.hold
+    this.timesLegend.textContent = words.startTime
+    this.submitButton.textContent = words.holdSeats
     const groupEvents = { changed: () => this.groupChanged(), settled: () => events.groupChanged() }
-    this.group = tour.units.length > 1 ? new UnitCounts(tour, formats, groupEvents) : new PartyField(tour, groupEvents)
+    this.group = tour.units.length > 1 ? new UnitCounts(tour, formats, groupEvents) : new PartyField(tour, formats, groupEvents)
     for (const [place, message] of this.group.messages()) this.messages.set(place, message)
     this.estimate = tour.units.length > 1 ? new PriceEstimate(formats, tour) : null
-    this.earlier = h('button', { type: 'button', class: 'secondary', onclick: () => events.page(-1) }, 'Earlier dates')
+    this.earlier = h('button', { type: 'button', class: 'secondary', onclick: () => events.page(-1) }, words.earlier)
     this.promo.addEventListener('input', () => {
       this.message('promo').clear()
       this.showEstimate()
     })
     const dateSet = h('fieldset', { class: 'dates' },
-      h('legend', {}, 'Date'), this.dates,
-      h('div', { class: 'strip-nav' }, this.earlier, h('button', { type: 'button', class: 'secondary', onclick: () => events.page(1) }, 'Later dates')),
+      h('legend', {}, words.date), this.dates,
+      h('div', { class: 'strip-nav' }, this.earlier, h('button', { type: 'button', class: 'secondary', onclick: () => events.page(1) }, words.later)),
       this.messageElement('date', 'date-message'))
     const timeSet = h('fieldset', { class: 'times', 'aria-describedby': 'zone-note' }, this.timesLegend, this.times, this.messageElement('time', 'time-message'))
     this.element = h('form', { class: 'hold-form', novalidate: true, 'aria-labelledby': 'book-title', onsubmit: (event) => { event.preventDefault(); events.submit() } },
@@ -87,7 +90,7 @@ export class HoldForm {
       timeSet,
       this.addonsSet(),
       h('div', { class: 'field' },
-        h('label', { for: 'promo' }, 'Promo code (optional)'),
+        h('label', { for: 'promo' }, words.promo),
         this.promo, this.messageElement('promo', 'promo-message', this.promo)),
       this.estimate?.element,
       this.decoys.element,
@@ -133,7 +136,7 @@ export class HoldForm {
   /** While a hold is being sent the button says so and ignores presses (it keeps focus, unlike `disabled`). */
   setBusy(busy: boolean): void {
     this.submitButton.setAttribute('aria-disabled', String(busy))
-    this.submitButton.textContent = busy ? 'Holding your seats…' : this.buttonLabel()
+    this.submitButton.textContent = busy ? this.formats.words.hold.holding : this.buttonLabel()
   }
 
   isBusy(): boolean {
@@ -141,7 +144,7 @@ export class HoldForm {
   }
 
   private buttonLabel(): string {
-    return this.held ? 'Update my hold' : 'Hold these seats'
+    return this.held ? this.formats.words.hold.updateHold : this.formats.words.hold.holdSeats
   }
 
   /** Puts a booking's choices back into the form (a reload during a hold). */
@@ -178,7 +181,7 @@ export class HoldForm {
     const group = this.group.read()
     const problems: HTMLElement[] = group === null ? [this.group.focusTarget()] : []
     if (this.start === null) {
-      this.message('time').show('Please choose a start time.')
+      this.message('time').show(this.formats.words.hold.chooseTime)
       problems.push(this.times.querySelector<HTMLElement>('input:not([disabled])') ?? this.times)
     }
     const addons: Record<string, number> = {}
@@ -215,9 +218,10 @@ export class HoldForm {
 
   private zoneNote(): HTMLElement {
     const { formats } = this
+    const words = formats.words.hold
     const text = formats.zonesDiffer()
-      ? `Times are local to the tour: ${formats.zoneName(formats.operatorZone)} (${formats.operatorZone}). Your device is set to ${formats.zoneName(formats.guestZone)}.`
-      : `Times are local to the tour (${formats.operatorZone}).`
+      ? words.zoneOther(formats.zoneName(formats.operatorZone), formats.operatorZone, formats.zoneName(formats.guestZone))
+      : words.zoneSame(formats.operatorZone)
     return h('p', { class: 'hint zone-note', id: 'zone-note' }, text)
   }
 
@@ -225,7 +229,7 @@ export class HoldForm {
     if (this.tour.addons.length === 0) return null
     const party = this.group.current()?.party ?? this.tour.party.min
     return h('fieldset', { class: 'addons' },
-      h('legend', {}, 'Extras (optional)'),
+      h('legend', {}, this.formats.words.hold.extras),
       this.tour.addons.map((addon) => {
         const field = new AddonField(addon, this.formats, party)
         field.input.addEventListener('input', () => this.showEstimate())
@@ -278,10 +282,11 @@ export class HoldForm {
   }
 
   private renderDates(days: string[]): void {
+    const words = this.formats.words.hold
     replaceContent(this.dates, days.map((date) => {
       const slots = this.slotsOn(date)
       const open = slots.filter((s) => this.bookable(s)).length
-      const note = slots.length === 0 ? 'No tours' : open === 0 ? 'Full' : `${open} ${open === 1 ? 'time' : 'times'}`
+      const note = slots.length === 0 ? words.noTours : open === 0 ? words.full : words.times(open)
       const id = `date-${date}`
       const input = h('input', { type: 'radio', name: 'date', id, value: date, class: 'chip-input', checked: date === this.date, disabled: slots.length === 0 })
       input.addEventListener('change', () => {
@@ -297,9 +302,10 @@ export class HoldForm {
 
   private renderTimes(): void {
     const slots = this.date ? this.slotsOn(this.date) : []
-    this.timesLegend.textContent = this.date ? `Start time on ${this.formats.day(this.date)}` : 'Start time'
+    const words = this.formats.words.hold
+    this.timesLegend.textContent = this.date ? words.startTimeOn(this.formats.day(this.date)) : words.startTime
     if (slots.length === 0) {
-      replaceContent(this.times, h('p', { class: 'hint' }, 'No departures on this day. Please choose another date.'))
+      replaceContent(this.times, h('p', { class: 'hint' }, words.noDepartures))
       return
     }
     replaceContent(this.times, slots.map((slot) => {
@@ -307,11 +313,11 @@ export class HoldForm {
       const { remaining } = slot
       const bookable = this.bookable(slot)
       const limited = remaining < slot.capacity / 2
-      const note = slot.status === 'closed' ? 'Booking closed'
-        : this.isHeld(slot) ? 'Held for you'
-          : remaining === 0 ? 'Sold out'
-            : !bookable ? `Only ${remaining} left, fewer than your group`
-              : limited ? `Only ${remaining} left` : `${remaining} seats left`
+      const note = slot.status === 'closed' ? words.closed
+        : this.isHeld(slot) ? words.heldForYou
+          : remaining === 0 ? words.soldOut
+            : !bookable ? words.tooFew(remaining)
+              : limited ? words.onlyLeft(remaining) : words.seatsLeft(remaining)
       const input = h('input', {
         type: 'radio', name: 'start', id, value: slot.start, class: 'chip-input',
         checked: this.start !== null && sameInstant(this.start, slot.start) && bookable, disabled: !bookable,

@@ -35,7 +35,7 @@ function clock(ms: number): string {
  */
 export class HoldPanel {
   readonly element: HTMLElement
-  private readonly heading = h('h2', { id: 'hold-title' }, 'Your seats are held')
+  private readonly heading = h('h2', { id: 'hold-title' })
   private readonly details = h('p', { class: 'hold-details' })
   private readonly countdown = h('p', { class: 'countdown', role: 'timer', 'aria-atomic': 'true' })
   private readonly announcer = h('p', { class: 'visually-hidden', 'aria-live': 'polite' })
@@ -55,20 +55,21 @@ export class HoldPanel {
   private announcedLastMinute = false
 
   constructor(private readonly formats: Formats, tour: Tour, private readonly now: () => number, private readonly events: HoldPanelEvents) {
+    const words = formats.words.panel
     this.checkoutButton = h('button', { type: 'submit', id: 'checkout-button', class: 'primary' },
-      tour.confirmation === 'instant' ? 'Book now, pay on arrival' : 'Send booking request')
+      tour.confirmation === 'instant' ? words.bookNow : words.sendRequest)
     const checkout = h('form', { class: 'checkout-form', novalidate: true, 'aria-labelledby': 'checkout-title', onsubmit: (event) => { event.preventDefault(); events.checkout() } },
-      h('h3', { id: 'checkout-title' }, 'Your details'),
-      this.field('name', 'Full name', this.name),
-      this.field('email', 'Email', this.email),
-      this.field('phone', 'Phone (optional)', this.phone, 'With the country code if it is not a local number, e.g. +351 912 345 678.'),
+      h('h3', { id: 'checkout-title' }, words.details),
+      this.field('name', words.name, this.name),
+      this.field('email', words.email, this.email),
+      this.field('phone', words.phone, this.phone, words.phoneHint),
       this.decoys.element,
       this.checkoutButton,
       this.messageElement('action', 'checkout-message'),
     )
-    const release = h('button', { type: 'button', id: 'release-button', class: 'secondary', onclick: () => events.release() }, 'Release these seats')
+    const release = h('button', { type: 'button', id: 'release-button', class: 'secondary', onclick: () => events.release() }, words.release)
     this.live.append(checkout, h('div', { class: 'release' }, release, this.releaseMessage.element))
-    this.lapsed.append(this.lapsedText, h('button', { type: 'button', id: 'hold-again-button', class: 'primary', onclick: () => events.holdAgain() }, 'Hold this time again'))
+    this.lapsed.append(this.lapsedText, h('button', { type: 'button', id: 'hold-again-button', class: 'primary', onclick: () => events.holdAgain() }, words.holdAgain))
     this.element = h('section', { class: 'hold-panel', 'aria-labelledby': 'hold-title', hidden: true },
       this.heading, this.details, this.countdown, this.announcer, this.price, this.lapsed, this.live)
   }
@@ -91,12 +92,13 @@ export class HoldPanel {
     this.lapsed.hidden = true
     this.countdown.hidden = false
     this.clearMessages()
-    this.heading.textContent = 'Your seats are held'
-    this.details.textContent = `${booking.tour.title}, ${this.formats.dateTime(booking.start)}, ${bookedGroup(booking)}.`
+    const { words } = this.formats
+    this.heading.textContent = words.panel.held
+    this.details.textContent = `${booking.tour.title}, ${this.formats.dateTime(booking.start)}, ${bookedGroup(words, booking)}.`
     replaceContent(this.price, priceList(this.formats, booking))
     this.expiresAt = Date.parse(booking.hold_expires_at!)
     this.announcedLastMinute = false
-    this.announcer.textContent = `Seats held. Total ${this.formats.price(booking.price.total)}, due on arrival.`
+    this.announcer.textContent = words.panel.announceHeld(this.formats.price(booking.price.total))
     this.tick()
     this.timer = window.setInterval(() => this.tick(), 1000)
     if (moveFocus) focusOn(this.heading)
@@ -109,7 +111,7 @@ export class HoldPanel {
     this.live.hidden = true
     this.countdown.hidden = true
     this.lapsed.hidden = false
-    this.heading.textContent = 'Your hold has lapsed'
+    this.heading.textContent = this.formats.words.panel.lapsed
     this.lapsedText.textContent = reason
   }
 
@@ -138,12 +140,13 @@ export class HoldPanel {
     const email = this.email.value.trim()
     const phone = this.phone.value.trim()
     const problems: HTMLElement[] = []
+    const { words } = this.formats
     if (name === '') {
-      this.message('name').show('Please enter your name.')
+      this.message('name').show(words.panel.enterName)
       problems.push(this.name)
     }
     if (!EMAIL.test(email)) {
-      this.message('email').show(email === '' ? 'Please enter your email address.' : 'Please enter a valid email address, such as ana@example.com.')
+      this.message('email').show(email === '' ? words.panel.enterEmail : words.validEmail)
       problems.push(this.email)
     }
     if (problems.length > 0) {
@@ -155,10 +158,10 @@ export class HoldPanel {
 
   private tick(): void {
     const left = this.expiresAt - this.now()
-    this.countdown.textContent = `Held for ${clock(left)} more`
+    this.countdown.textContent = this.formats.words.panel.heldFor(clock(left))
     if (left <= 60_000 && left > 0 && !this.announcedLastMinute) {
       this.announcedLastMinute = true
-      this.announcer.textContent = 'Less than a minute left on your hold.'
+      this.announcer.textContent = this.formats.words.panel.lastMinute
     }
     if (left <= 0) {
       this.stop()

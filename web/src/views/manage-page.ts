@@ -13,16 +13,17 @@ import { LookupForm } from './lookup-form.ts'
  * bar), or the session's own; and a form to find a booking by its code and email.
  */
 export function renderManagePage(page: Page, checkedOut: Booking | null): View {
-  const title = h('h1', { id: 'page-title' }, 'Your booking')
+  const words = page.words.manage
+  const title = h('h1', { id: 'page-title' }, words.heading)
   const status = h('p', { class: 'list-status', 'aria-live': 'polite' })
   const policies = page.api.get<Policies>('/policies').catch(() => null)
   const card = new BookingCard(page, policies)
   const lookup = new LookupForm(page, (booking) => void show(booking))
-  document.title = `Your booking · ${page.operatorName}`
+  document.title = words.documentTitle(page.operatorName)
 
   /** Shows a booking; focus moves to it when the guest just found or made it. */
   async function show(booking: Booking, moveFocus = true): Promise<void> {
-    lookup.setTitle('Manage another booking')
+    lookup.setTitle(words.another)
     lookup.clearMessages()
     status.textContent = ''
     await card.show(booking, moveFocus)
@@ -30,14 +31,12 @@ export function renderManagePage(page: Page, checkedOut: Booking | null): View {
 
   /** A manage link: the token after `#` is looked up, then taken out of the address bar (and so out of history and screenshots). */
   async function openLink(token: string): Promise<void> {
-    status.textContent = 'Opening your booking…'
+    status.textContent = words.opening
     try {
       await show(await page.api.post<Booking>('/booking/lookup', { token }, { csrf: true }))
     } catch (err) {
       status.textContent = ''
-      lookup.message.show(err instanceof ApiProblem && err.code === 'no_booking'
-        ? 'This manage link does not open a booking any more: it works until the tour ends. You can still find the booking by its code and email.'
-        : explainError(err).text)
+      lookup.message.show(err instanceof ApiProblem && err.code === 'no_booking' ? words.linkLapsed : explainError(page.formats, err).text)
       focusOn(lookup.message.element)
     } finally {
       history.replaceState(null, '', `${location.pathname}${location.search}`)
@@ -59,7 +58,7 @@ export function renderManagePage(page: Page, checkedOut: Booking | null): View {
   })()
 
   const element = h('div', { class: 'view manage-view' },
-    h('p', { class: 'back' }, h('a', { href: page.listHref(), onclick: (event) => page.follow(event, page.listHref()) }, '← All tours')),
+    h('p', { class: 'back' }, h('a', { href: page.listHref(), onclick: (event) => page.follow(event, page.listHref()) }, page.words.allTours)),
     title, status, card.element, lookup.element)
   return { element, dispose: () => window.removeEventListener('hashchange', onHashChange) }
 }

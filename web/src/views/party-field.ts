@@ -1,6 +1,7 @@
 import type { Booking } from '../../../src/schemas/booking.ts'
 import type { Tour } from '../../../src/schemas/tour.ts'
 import { h, Message } from '../dom.ts'
+import type { Formats } from '../format.ts'
 import { ApiProblem } from '../api.ts'
 import { explain, type Place } from '../problems.ts'
 import { mixOf, type GroupChoice, type GroupEvents, type GroupField } from './group-choice.ts'
@@ -14,7 +15,7 @@ export class PartyField implements GroupField {
   readonly input: HTMLInputElement
   private readonly message: Message
 
-  constructor(private readonly tour: Tour, events: GroupEvents) {
+  constructor(private readonly tour: Tour, private readonly formats: Formats, events: GroupEvents) {
     const { min, max } = tour.party
     this.input = h('input', { id: 'party', name: 'party', type: 'number', min, max, step: 1, inputmode: 'numeric', value: Math.max(min, Math.min(2, max)), 'aria-describedby': 'party-hint', required: true })
     this.message = new Message('party-message', this.input)
@@ -23,8 +24,8 @@ export class PartyField implements GroupField {
     })
     this.input.addEventListener('input', () => events.changed())
     this.element = h('div', { class: 'field' },
-      h('label', { for: 'party' }, 'Number of people'),
-      h('p', { class: 'hint', id: 'party-hint' }, `${min} to ${max} people`),
+      h('label', { for: 'party' }, formats.words.party.label),
+      h('p', { class: 'hint', id: 'party-hint' }, formats.words.peopleRange(min, max)),
       this.input, this.message.element)
   }
 
@@ -41,12 +42,12 @@ export class PartyField implements GroupField {
     const choice = this.check()
     if (choice === 'out_of_range') {
       const { min, max } = this.tour.party
-      this.message.show(`Please enter a number of people from ${min} to ${max}.`)
+      this.message.show(this.formats.words.party.outOfRange(min, max))
       return null
     }
     if (choice instanceof ApiProblem) {
       // The tour's one unit may bound its count more tightly than the party does.
-      this.message.show(explain(choice, this.tour).text)
+      this.message.show(explain(this.formats, choice, this.tour).text)
       return null
     }
     this.message.clear()

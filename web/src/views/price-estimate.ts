@@ -16,23 +16,25 @@ export class PriceEstimate {
 
   constructor(private readonly formats: Formats, private readonly tour: Tour) {
     this.element = h('div', { class: 'estimate', 'aria-live': 'polite', 'aria-atomic': 'true' },
-      h('p', { class: 'estimate-total' }, 'Total ', this.total), this.detail)
+      h('p', { class: 'estimate-total' }, formats.words.total, ' ', this.total), this.detail)
   }
 
   /** The group (null while it cannot be booked) and the extras' amount (null while one cannot be read); `promo` when a code is typed. */
   show(group: GroupChoice | null, extras: number | null, promo: boolean): void {
+    const words = this.formats.words
     if (group === null || extras === null) {
       this.total.textContent = '—'
-      this.detail.textContent = group === null ? 'Choose the tickets above to see the total.' : 'Check the extras to see the total.'
+      this.detail.textContent = group === null ? words.units.estimateChoose : words.units.estimateCheckExtras
       return
     }
     const subtotal = group.lines.reduce((sum, line) => sum + line.amount, 0)
     this.total.textContent = this.formats.price(subtotal + extras)
     const onLap = group.lines.filter((line) => this.tour.units.find((unit) => unit.id === line.id)?.seats === 0).map((line) => line.name)
-    const people = `${group.party} ${group.party === 1 ? 'person' : 'people'} on ${group.seats} ${group.seats === 1 ? 'seat' : 'seats'}`
+    const people = words.units.estimateSeats(words.people(group.party), group.seats)
+    const lap = onLap.length > 0 ? words.units.estimateOnLap(this.formats.list(onLap)) : ''
     this.detail.textContent = [
-      `${describeUnits(group.lines)}${extras > 0 ? ' and extras' : ''}: ${people}${onLap.length > 0 ? `; ${this.formats.list(onLap)} on a lap: no seat` : ''}.`,
-      promo ? 'A promo code is taken off when you hold.' : '',
+      `${describeUnits(group.lines)}${extras > 0 ? words.units.withExtras : ''}: ${people}${lap}.`,
+      promo ? words.units.promoLater : '',
     ].filter(Boolean).join(' ')
   }
 }

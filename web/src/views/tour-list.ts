@@ -4,20 +4,21 @@ import { h, Message, replaceContent } from '../dom.ts'
 import type { Page } from '../page.ts'
 
 function tourCard(page: Page, tour: Tour): HTMLElement {
-  const { formats } = page
+  const { formats, words } = page
   return h('li', { class: 'tour-card' },
     h('h2', {}, h('a', { href: page.tourHref(tour.id), onclick: (event) => page.follow(event, page.tourHref(tour.id)) }, tour.title)),
     h('p', {}, tour.summary),
     h('dl', { class: 'facts' },
-      h('div', {}, h('dt', {}, 'From'), h('dd', {}, `${formats.price(tour.price.amount)} per person`)),
-      h('div', {}, h('dt', {}, 'Duration'), h('dd', {}, formats.duration(tour.duration_minutes))),
-      h('div', {}, h('dt', {}, 'Languages'), h('dd', {}, formats.languages(tour.languages))),
+      h('div', {}, h('dt', {}, words.tourList.from), h('dd', {}, words.perPerson(formats.price(tour.price.amount)))),
+      h('div', {}, h('dt', {}, words.duration), h('dd', {}, formats.duration(tour.duration_minutes))),
+      h('div', {}, h('dt', {}, words.languages), h('dd', {}, formats.languages(tour.languages))),
     ),
   )
 }
 
 /** The list of tours with a search box; each title links to the tour's own page. */
 export function renderTourList(page: Page, query: string): HTMLElement {
+  const words = page.words.tourList
   const search = h('input', { id: 'search', type: 'search', name: 'q', value: query, autocomplete: 'off', maxlength: 200 })
   const status = h('p', { id: 'list-status', class: 'list-status', 'aria-live': 'polite' })
   const list = h('ul', { class: 'tour-list', 'aria-labelledby': 'list-status' })
@@ -25,15 +26,14 @@ export function renderTourList(page: Page, query: string): HTMLElement {
 
   async function load(q: string): Promise<void> {
     problem.clear()
-    status.textContent = 'Loading tours…'
+    status.textContent = words.loading
     try {
       const answer = await page.api.get<TourList>(q ? `/tours?q=${encodeURIComponent(q)}` : '/tours')
       replaceContent(list, answer.tours.map((tour) => tourCard(page, tour)))
-      status.textContent = answer.total === 0 ? `No tours match “${q}”.`
-        : q ? `${answer.total} ${answer.total === 1 ? 'tour matches' : 'tours match'} “${q}”` : `${answer.total} tours`
+      status.textContent = answer.total === 0 ? words.noMatch(q) : q ? words.matches(answer.total, q) : words.count(answer.total)
     } catch (err) {
       status.textContent = ''
-      problem.show(explainError(err).text)
+      problem.show(explainError(page.formats, err).text)
     }
   }
 
@@ -46,15 +46,15 @@ export function renderTourList(page: Page, query: string): HTMLElement {
       void load(search.value.trim())
     },
   },
-  h('label', { for: 'search' }, 'Search tours'),
-  h('div', { class: 'search-row' }, search, h('button', { type: 'submit' }, 'Search')),
+  h('label', { for: 'search' }, words.searchLabel),
+  h('div', { class: 'search-row' }, search, h('button', { type: 'submit' }, words.searchButton)),
   problem.element,
   )
-  document.title = `Book a tour · ${page.operatorName}`
+  document.title = words.documentTitle(page.operatorName)
   void load(query)
   return h('div', { class: 'view tour-list-view' },
-    h('h1', { id: 'page-title' }, `Book a tour with ${page.operatorName}`),
-    h('p', { class: 'manage-entry' }, 'Booked already? ',
-      h('a', { href: page.manageHref(), onclick: (event) => page.follow(event, page.manageHref()) }, 'Manage my booking')),
+    h('h1', { id: 'page-title' }, words.heading(page.operatorName)),
+    h('p', { class: 'manage-entry' }, words.bookedAlready,
+      h('a', { href: page.manageHref(), onclick: (event) => page.follow(event, page.manageHref()) }, page.words.manageMyBooking)),
     form, status, list)
 }

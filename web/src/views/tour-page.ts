@@ -13,55 +13,56 @@ function fact(term: string, ...detail: (Node | string)[]): HTMLElement {
 }
 
 function tourFacts(formats: Formats, tour: Tour): HTMLElement {
+  const { words } = formats
   const point = tour.meeting_point
   return h('dl', { class: 'facts' },
     tour.units.length > 1
-      ? fact('Prices', h('ul', { class: 'unit-prices' }, tour.units.map((unit) => {
-        const ages = ageRange(unit)
-        return h('li', {}, `${unit.name}${ages ? ` (${ages})` : ''}: ${unit.price.amount === 0 ? 'free' : formats.price(unit.price.amount)}`)
+      ? fact(words.tour.prices, h('ul', { class: 'unit-prices' }, tour.units.map((unit) => {
+        const ages = ageRange(words, unit)
+        return h('li', {}, `${unit.name}${ages ? ` (${ages})` : ''}: ${unit.price.amount === 0 ? words.free : formats.price(unit.price.amount)}`)
       })))
-      : fact('Price', `${formats.price(tour.price.amount)} per person`),
-    fact('Duration', formats.duration(tour.duration_minutes)),
-    fact('Languages', formats.languages(tour.languages)),
-    fact('Group size', `${tour.party.min} to ${tour.party.max} people`),
-    fact('Meeting point', `${point.name}, ${point.address}`),
-    fact('Confirmation', tour.confirmation === 'instant'
-      ? 'Confirmed as soon as you book'
-      : 'The operator confirms your request, usually within a few hours'),
+      : fact(words.tour.price, words.perPerson(formats.price(tour.price.amount))),
+    fact(words.duration, formats.duration(tour.duration_minutes)),
+    fact(words.languages, formats.languages(tour.languages)),
+    fact(words.tour.groupSize, words.peopleRange(tour.party.min, tour.party.max)),
+    fact(words.meetingPoint, `${point.name}, ${point.address}`),
+    fact(words.tour.confirmation, tour.confirmation === 'instant' ? words.tour.instant : words.tour.onRequest),
   )
 }
 
 /** The cancellation tiers as sentences: "Cancel 48 hours or more before the start: free of charge." */
 function policySection(formats: Formats, policies: Policies): HTMLElement {
   const { cancellation, payment } = policies
+  const words = formats.words.tour
   const tiers = [...cancellation.tiers].sort((a, b) => b.hours_before_start - a.hours_before_start)
-  const fee = (percent: number) => percent === 0 ? 'free of charge' : percent === 100 ? 'the full price' : `${formats.percent(percent)} of the price`
+  const fee = (percent: number) => percent === 0 ? words.feeFree : percent === 100 ? words.feeFull : words.feePart(formats.percent(percent))
   const items = tiers.map((tier, i) => {
     const hours = tier.hours_before_start
     const previous = i > 0 ? tiers[i - 1].hours_before_start : null
-    const when = previous === null ? (hours > 0 ? `${hours} hours or more before the start` : 'any time before the start')
-      : hours > 0 ? `between ${previous} and ${hours} hours before the start` : `less than ${previous} hours before the start`
-    return h('li', {}, `Cancel ${when}: ${fee(tier.fee_percent)}.`)
+    const when = previous === null ? (hours > 0 ? words.hoursOrMore(hours) : words.anyTime)
+      : hours > 0 ? words.between(previous, hours) : words.lessThan(previous)
+    return h('li', {}, words.tier(when, fee(tier.fee_percent)))
   })
-  items.push(h('li', {}, `Not turning up: ${fee(cancellation.no_show_fee_percent)}.`))
+  items.push(h('li', {}, words.noShow(fee(cancellation.no_show_fee_percent))))
   return h('section', { class: 'policy', 'aria-labelledby': 'policy-title' },
-    h('h2', { id: 'policy-title' }, 'Cancellation and payment'),
+    h('h2', { id: 'policy-title' }, words.policyTitle),
     h('p', {}, cancellation.summary),
     h('ul', {}, items),
-    h('p', {}, `Nothing is charged when you book: you pay on arrival (${formats.list(payment.methods)}).`),
+    h('p', {}, words.payOnArrival(formats.paymentMethods(payment.methods))),
   )
 }
 
 /** One tour: its details, add-ons, policy in plain words, and the booking section. */
 export function renderTourPage(page: Page, tourId: string, held: Booking | null): View {
-  const title = h('h1', { id: 'page-title' }, 'Loading tour…')
+  const { words } = page
+  const title = h('h1', { id: 'page-title' }, words.tour.loading)
   const problem = new Message('tour-error')
   const body = h('div', { class: 'tour-body' })
   let section: BookingSection | null = null
   let disposed = false
   const element = h('div', { class: 'view tour-view' },
-    h('p', { class: 'back' }, h('a', { href: page.listHref(), onclick: (event) => page.follow(event, page.listHref()) }, '← All tours'),
-      ' · ', h('a', { href: page.manageHref(), onclick: (event) => page.follow(event, page.manageHref()) }, 'Manage my booking')),
+    h('p', { class: 'back' }, h('a', { href: page.listHref(), onclick: (event) => page.follow(event, page.listHref()) }, words.allTours),
+      ' · ', h('a', { href: page.manageHref(), onclick: (event) => page.follow(event, page.manageHref()) }, words.manageMyBooking)),
     title, problem.element, body)
 
   void (async () => {
@@ -82,8 +83,8 @@ export function renderTourPage(page: Page, tourId: string, held: Booking | null)
         section.element,
       )
     } catch (err) {
-      title.textContent = 'Tour not available'
-      problem.show(explainError(err).text)
+      title.textContent = words.tour.notAvailable
+      problem.show(explainError(page.formats, err).text)
     }
   })()
   return {

@@ -4,16 +4,17 @@ import { ApiProblem } from '../api.ts'
 import { h, Message } from '../dom.ts'
 import type { Formats } from '../format.ts'
 import { explain, unitRules, type Place } from '../problems.ts'
+import type { PageWords } from '../words/en.ts'
 import { mixOf, partyProblem, type GroupChoice, type GroupEvents, type GroupField } from './group-choice.ts'
 
 type Unit = Tour['units'][number]
 
 /** "4–12 years", "13 years and over", "up to 3 years", or null when the unit gives no ages. */
-export function ageRange(unit: Unit): string | null {
+export function ageRange(words: PageWords, unit: Unit): string | null {
   const { min_age: min, max_age: max } = unit
-  if (min !== null && max !== null) return `${min}–${max} years`
-  if (min !== null) return `${min} years and over`
-  if (max !== null) return `up to ${max} years`
+  if (min !== null && max !== null) return words.units.years(min, max)
+  if (min !== null) return words.units.yearsAndOver(min)
+  if (max !== null) return words.units.upToYears(max)
   return null
 }
 
@@ -27,25 +28,26 @@ class UnitCount {
 
   constructor(readonly unit: Unit, units: readonly Unit[], formats: Formats, readonly max: number, quantity: number, step: (count: UnitCount, by: -1 | 1) => void) {
     const id = `unit-${unit.id}`
-    const rules = unitRules(unit, units)
+    const { words } = formats
+    const rules = unitRules(formats, unit, units)
     const facts = [
-      ageRange(unit),
-      unit.price.amount === 0 ? 'free' : `${formats.price(unit.price.amount)} each`,
-      unit.seats === 0 ? 'takes no seat (on a lap)' : unit.seats > 1 ? `takes ${unit.seats} seats` : null,
-      unit.pax > 1 ? `for ${unit.pax} people` : null,
+      ageRange(words, unit),
+      unit.price.amount === 0 ? words.free : words.units.each(formats.price(unit.price.amount)),
+      unit.seats === 0 ? words.units.onLap : unit.seats > 1 ? words.units.takesSeats(unit.seats) : null,
+      unit.pax > 1 ? words.units.forPeople(unit.pax) : null,
     ].filter(Boolean) as string[]
     const describedBy = [`${id}-hint`, rules.length > 0 ? `${id}-rule` : null].filter(Boolean).join(' ')
     this.input = h('input', { id, name: id, type: 'number', min: 0, max, step: 1, value: quantity, inputmode: 'numeric', 'aria-describedby': describedBy })
     this.message = new Message(`${id}-message`, this.input)
-    this.fewer = h('button', { type: 'button', class: 'secondary step', 'aria-label': `Fewer ${unit.name}`, 'aria-controls': id, onclick: () => step(this, -1) }, '−')
-    this.more = h('button', { type: 'button', class: 'secondary step', 'aria-label': `More ${unit.name}`, 'aria-controls': id, onclick: () => step(this, 1) }, '+')
+    this.fewer = h('button', { type: 'button', class: 'secondary step', 'aria-label': words.units.fewer(unit.name), 'aria-controls': id, onclick: () => step(this, -1) }, '−')
+    this.more = h('button', { type: 'button', class: 'secondary step', 'aria-label': words.units.more(unit.name), 'aria-controls': id, onclick: () => step(this, 1) }, '+')
     this.element = h('div', { class: 'unit' },
       h('div', { class: 'unit-text' },
         h('label', { for: id }, unit.name),
         h('p', { class: 'hint', id: `${id}-hint` }, facts.join(' · ')),
         unit.description ? h('p', { class: 'hint' }, unit.description) : null,
         // Said before the guest breaks it, not only after: "Child: only together with at least one Adult."
-        rules.length > 0 ? h('p', { class: 'hint unit-rule', id: `${id}-rule` }, `${rules.join('; ')}.`.replace(/^./, (c) => c.toUpperCase())) : null),
+        rules.length > 0 ? h('p', { class: 'hint unit-rule', id: `${id}-rule` }, `${rules.join('; ')}.`.replace(/^./, (c) => c.toLocaleUpperCase(formats.locale))) : null),
       h('div', { class: 'stepper' }, this.fewer, this.input, this.more),
       this.message.element)
   }
@@ -75,7 +77,7 @@ export class UnitCounts implements GroupField {
   private readonly counts: UnitCount[]
   private readonly message = new Message('units-message')
 
-  constructor(private readonly tour: Tour, formats: Formats, private readonly events: GroupEvents) {
+  constructor(private readonly tour: Tour, private readonly formats: Formats, private readonly events: GroupEvents) {
     const { min, max } = tour.party
     const [first] = tour.units
     const firstCount = Math.max(min, Math.min(2, max, first.max_quantity ?? max))
@@ -89,8 +91,8 @@ export class UnitCounts implements GroupField {
       })
     }
     this.element = h('fieldset', { class: 'units', 'aria-describedby': 'units-hint units-message' },
-      h('legend', {}, 'Tickets'),
-      h('p', { class: 'hint', id: 'units-hint' }, `${min} to ${max} people per booking.`),
+      h('legend', {}, formats.words.units.legend),
+      h('p', { class: 'hint', id: 'units-hint' }, formats.words.units.perBooking(min, max)),
       this.counts.map((count) => count.element),
       this.message.element)
     this.updateBounds()
@@ -127,10 +129,10 @@ export class UnitCounts implements GroupField {
     const units: Record<string, number> = {}
     for (const count of this.counts) {
       const quantity = count.quantity()
-      if (quantity === null) return { problem: `Please enter a whole number from 0 to ${count.max}.`, count }
+      if (quantity === null) return { problem: this.formats.words.units.wholeNumber(count.max), count }
       if (quantity > 0) units[count.unit.id] = quantity
     }
-    if (Object.keys(units).length === 0) return { problem: 'Please choose at least one ticket.' }
+    if (Object.keys(units).length === 0) return { problem: this.formats.words.units.atLeastOne }
     const mix = mixOf(this.tour, { units })
     if (mix instanceof ApiProblem) return { problem: mix, count: this.counts.find((count) => `units.${count.unit.id}` === mix.errors[0]?.field) }
     const tooMany = partyProblem(this.tour, mix.party)
@@ -139,7 +141,7 @@ export class UnitCounts implements GroupField {
   }
 
   private show(problem: ApiProblem | string, count?: UnitCount): void {
-    const text = typeof problem === 'string' ? problem : explain(problem, this.tour).text
+    const text = typeof problem === 'string' ? problem : explain(this.formats, problem, this.tour).text
     ;(count?.message ?? this.message).show(text)
   }
 

@@ -1,0 +1,61 @@
+import { de } from './words/de.ts'
+import { en, type PageWords } from './words/en.ts'
+import { es } from './words/es.ts'
+import { fr } from './words/fr.ts'
+import { pt } from './words/pt.ts'
+
+/** The languages the booking page's own words are written in; the first is the one it falls back to. */
+export const PAGE_LANGUAGES = ['en', 'pt', 'es', 'fr', 'de'] as const
+export type PageLanguage = (typeof PAGE_LANGUAGES)[number]
+
+/** One catalogue per language, each typed by the English one (web/src/words/en.ts). */
+export const PAGE_WORDS: Record<PageLanguage, PageWords> = { en, pt, es, fr, de }
+
+/** Where the guest's choice of the switch is remembered, for every instance of this origin. */
+const STORAGE_KEY = 'tourdesk.page-language'
+
+const primary = (tag: string) => tag.toLowerCase().split('-')[0]
+
+function isPageLanguage(tag: string | null): tag is PageLanguage {
+  return (PAGE_LANGUAGES as readonly string[]).includes(tag ?? '')
+}
+
+/**
+ * The page's language: the one the guest chose with the switch, else the first of the
+ * browser's languages the page speaks (`pt-PT` speaks `pt`), else English.
+ */
+export function chooseLanguage(stored: string | null, browser: readonly string[]): PageLanguage {
+  if (isPageLanguage(stored)) return stored
+  return browser.map(primary).find(isPageLanguage) ?? PAGE_LANGUAGES[0]
+}
+
+/**
+ * The locale dates, times and money are written in: the browser's own tag for that language
+ * when it has one (a `pt-PT` browser writes "181,50 €", `pt` alone would be Brazilian), else
+ * the language itself (a `pt-PT` guest who switched to English reads English formats).
+ */
+export function localeFor(language: PageLanguage, browser: readonly string[]): string {
+  return browser.find((tag) => primary(tag) === language) ?? language
+}
+
+/** A language's name in itself, as the switch offers it: "Português", "Deutsch". */
+export function languageName(language: PageLanguage): string {
+  const name = new Intl.DisplayNames([language], { type: 'language' }).of(language) ?? language
+  return name.charAt(0).toLocaleUpperCase(language) + name.slice(1)
+}
+
+export function storedLanguage(): string | null {
+  try {
+    return localStorage.getItem(STORAGE_KEY)
+  } catch {
+    return null
+  }
+}
+
+export function storeLanguage(language: PageLanguage): void {
+  try {
+    localStorage.setItem(STORAGE_KEY, language)
+  } catch {
+    // storage blocked: the choice lasts until the page is left
+  }
+}
