@@ -11,7 +11,10 @@ export interface PageBundle {
   /** URL paths of the page's script and style, named by content hash so they can be cached forever. */
   script: string
   style: string
-  /** File name (the last segment of `script` or `style`) to its content. */
+  /**
+   * File name (the last segment of `script` or `style`) to its content; also the chunks the
+   * script imports when it needs them (the booking page's words in each language but English).
+   */
   assets: Map<string, PageAsset>
 }
 
@@ -44,6 +47,10 @@ async function bundlePage({ entry, name: bundleName, assetPath }: BundleSpec): P
     target: ['es2020', 'chrome100', 'firefox100', 'safari15'],
     outdir: 'bundle',
     entryNames: `${bundleName}-[hash]`,
+    // A dynamic import() becomes a chunk of its own, fetched only when the page needs it.
+    splitting: true,
+    chunkNames: `${bundleName}-chunk-[hash]`,
+    metafile: true,
     // The back office is Preact: its JSX compiles to preact/jsx-runtime calls.
     jsx: 'automatic',
     jsxImportSource: 'preact',
@@ -54,14 +61,15 @@ async function bundlePage({ entry, name: bundleName, assetPath }: BundleSpec): P
   const assets = new Map<string, PageAsset>()
   let script = ''
   let style = ''
+  const entryOutputs = new Set(Object.entries(result.metafile.outputs).filter(([, output]) => output.entryPoint === entry).map(([path]) => basename(path)))
   for (const file of result.outputFiles) {
     const name = basename(file.path)
     const extension = name.slice(name.lastIndexOf('.'))
     const contentType = CONTENT_TYPES[extension]
     if (!contentType) continue
     assets.set(name, { contentType, body: Buffer.from(file.contents) })
-    if (extension === '.js') script = `${assetPath}/${name}`
-    else style = `${assetPath}/${name}`
+    if (extension === '.css') style = `${assetPath}/${name}`
+    else if (entryOutputs.has(name)) script = `${assetPath}/${name}`
   }
   if (!script || !style) throw new Error(`bundling ${entry} gave no script or no style`)
   return { script, style, assets }

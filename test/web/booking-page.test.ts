@@ -2,7 +2,11 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { codesOfSurface, ERROR_CODES } from '../../src/errors/codes.ts'
 import { ApiProblem } from '../../web/src/api.ts'
+import { Formats } from '../../web/src/format.ts'
 import { explain } from '../../web/src/problems.ts'
+import { PAGE_LANGUAGES } from '../../web/src/page-language.ts'
+import { en } from '../../web/src/words/en.ts'
+import { PAGE_CATALOGUES } from '../helpers/page-words.ts'
 import { build, demoCatalog } from '../helpers/build.ts'
 
 const PAGE_BUDGET_BYTES = 100 * 1024
@@ -62,16 +66,20 @@ test("the page may be framed by the instance's own origins only; values that are
   assert.match(policy, /frame-ancestors 'self' https:\/\/harbor\.example$/)
 })
 
-test('every error code the guest API can answer has its own sentence on the page', () => {
-  const fallback = explain(new ApiProblem('internal', 500)).text
-  for (const code of codesOfSurface('guest')) {
-    const { text, place } = explain(new ApiProblem(code, ERROR_CODES[code].status, [], { remaining: 2, min: 1, max: 8, retry_after: 5 }))
-    assert.ok(text.length > 20 && !text.includes('_'), `${code}: "${text}"`)
-    if (code !== 'internal') assert.notEqual(text, fallback, `${code} falls back to the generic sentence`)
-    assert.ok(place, code)
+test('every error code the guest API can answer has its own sentence on the page, in each of its languages', () => {
+  for (const language of PAGE_LANGUAGES) {
+    const formats = new Formats(language, 'Europe/Lisbon', 'EUR', PAGE_CATALOGUES[language])
+    const fallback = explain(formats, new ApiProblem('internal', 500)).text
+    for (const code of codesOfSurface('guest')) {
+      const { text, place } = explain(formats, new ApiProblem(code, ERROR_CODES[code].status, [], { remaining: 2, min: 1, max: 8, retry_after: 5 }))
+      assert.ok(text.length > 20 && !text.includes('_'), `${language} ${code}: "${text}"`)
+      if (code !== 'internal') assert.notEqual(text, fallback, `${language}: ${code} falls back to the generic sentence`)
+      assert.ok(place, code)
+    }
   }
-  assert.equal(explain(new ApiProblem('party_out_of_range', 422, [], { min: 2, max: 8 })).text, 'This tour takes groups of 2 to 8 people.')
-  assert.deepEqual(explain(new ApiProblem('validation_failed', 400, [{ field: 'email', message: 'must match format "email"' }])).place, 'email')
-  assert.deepEqual(explain(new ApiProblem('invalid_addon', 422, [{ field: 'addons.front-table', message: 'must be at most 1' }])).place, 'addons.front-table')
-  assert.match(explain(new ApiProblem('insufficient_capacity', 409, [], { remaining: 0 })).text, /sold out/)
+  const formats = new Formats('en', 'Europe/Lisbon', 'EUR', en)
+  assert.equal(explain(formats, new ApiProblem('party_out_of_range', 422, [], { min: 2, max: 8 })).text, 'This tour takes groups of 2 to 8 people.')
+  assert.deepEqual(explain(formats, new ApiProblem('validation_failed', 400, [{ field: 'email', message: 'must match format "email"' }])).place, 'email')
+  assert.deepEqual(explain(formats, new ApiProblem('invalid_addon', 422, [{ field: 'addons.front-table', message: 'must be at most 1' }])).place, 'addons.front-table')
+  assert.match(explain(formats, new ApiProblem('insufficient_capacity', 409, [], { remaining: 0 })).text, /sold out/)
 })

@@ -2,4 +2,4 @@ import './booking-page.css'
 import { Page } from './page.ts'
 
 const root = document.getElementById('app')
-if (root) void new Page(root).start()
+if (root) void Page.open(root).then((page) => page.start())

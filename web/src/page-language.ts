@@ -1,15 +1,30 @@
-import { de } from './words/de.ts'
 import { en, type PageWords } from './words/en.ts'
-import { es } from './words/es.ts'
-import { fr } from './words/fr.ts'
-import { pt } from './words/pt.ts'
 
 /** The languages the booking page's own words are written in; the first is the one it falls back to. */
 export const PAGE_LANGUAGES = ['en', 'pt', 'es', 'fr', 'de'] as const
 export type PageLanguage = (typeof PAGE_LANGUAGES)[number]
 
-/** One catalogue per language, each typed by the English one (web/src/words/en.ts). */
-export const PAGE_WORDS: Record<PageLanguage, PageWords> = { en, pt, es, fr, de }
+/**
+ * One catalogue per language, each typed by the English one (web/src/words/en.ts). English is
+ * in the page's script; each other language is a chunk of the bundle fetched when it is
+ * chosen (src/web/page-bundle.ts), so five languages do not weigh five times on every guest.
+ */
+const CATALOGUES: Record<PageLanguage, () => Promise<PageWords>> = {
+  en: async () => en,
+  pt: async () => (await import('./words/pt.ts')).pt,
+  es: async () => (await import('./words/es.ts')).es,
+  fr: async () => (await import('./words/fr.ts')).fr,
+  de: async () => (await import('./words/de.ts')).de,
+}
+
+/** A language's words; English when its chunk cannot be fetched (offline, a deploy replaced it). */
+export async function loadWords(language: PageLanguage): Promise<{ language: PageLanguage, words: PageWords }> {
+  try {
+    return { language, words: await CATALOGUES[language]() }
+  } catch {
+    return { language: 'en', words: en }
+  }
+}
 
 /** Where the guest's choice of the switch is remembered, for every instance of this origin. */
 const STORAGE_KEY = 'tourdesk.page-language'

@@ -3,7 +3,7 @@ import { Api, ApiProblem } from './api.ts'
 import { BookingMemory } from './booking-memory.ts'
 import { focusOn, h } from './dom.ts'
 import { Formats } from './format.ts'
-import { chooseLanguage, languageName, localeFor, PAGE_LANGUAGES, PAGE_WORDS, storedLanguage, storeLanguage, type PageLanguage } from './page-language.ts'
+import { chooseLanguage, languageName, loadWords, localeFor, PAGE_LANGUAGES, storedLanguage, storeLanguage, type PageLanguage } from './page-language.ts'
 import type { PageWords } from './words/en.ts'
 import { renderManagePage } from './views/manage-page.ts'
 import { renderTourList } from './views/tour-list.ts'
@@ -38,13 +38,20 @@ export class Page {
   private currentFormats: Formats
   private view: View | null = null
 
-  constructor(private readonly root: HTMLElement) {
+  /** The page in the guest's language, once its words are loaded. */
+  static async open(root: HTMLElement): Promise<Page> {
+    const browserLanguages = navigator.languages?.length ? navigator.languages : [navigator.language ?? 'en']
+    const { language, words } = await loadWords(chooseLanguage(storedLanguage(), browserLanguages))
+    return new Page(root, browserLanguages, language, words)
+  }
+
+  private constructor(private readonly root: HTMLElement, browserLanguages: readonly string[], language: PageLanguage, words: PageWords) {
     const { api, name, timezone, currency } = root.dataset
-    this.browserLanguages = navigator.languages?.length ? navigator.languages : [navigator.language ?? 'en']
+    this.browserLanguages = browserLanguages
     this.operatorZone = timezone!
     this.currency = currency!
-    this.language = chooseLanguage(storedLanguage(), this.browserLanguages)
-    this.currentFormats = this.formatsIn(this.language)
+    this.language = language
+    this.currentFormats = this.formatsIn(language, words)
     this.api = new Api(api!, this.language)
     this.bookings = new BookingMemory(api!, () => this.api.serverNow())
     this.operatorName = name!
@@ -121,8 +128,8 @@ export class Page {
     if (moveFocus && title) focusOn(title)
   }
 
-  private formatsIn(language: PageLanguage): Formats {
-    return new Formats(localeFor(language, this.browserLanguages), this.operatorZone, this.currency, PAGE_WORDS[language])
+  private formatsIn(language: PageLanguage, words: PageWords): Formats {
+    return new Formats(localeFor(language, this.browserLanguages), this.operatorZone, this.currency, words)
   }
 
   /**
@@ -143,11 +150,12 @@ export class Page {
    * Remembers the guest's choice and shows the same view in that language: tour texts are
    * read again in it, and a live hold is shown again from the server.
    */
-  private async switchLanguage(language: PageLanguage): Promise<void> {
-    if (language === this.language) return
+  private async switchLanguage(chosen: PageLanguage): Promise<void> {
+    if (chosen === this.language) return
+    const { language, words } = await loadWords(chosen)
     storeLanguage(language)
     this.language = language
-    this.currentFormats = this.formatsIn(language)
+    this.currentFormats = this.formatsIn(language, words)
     this.api.language = language
     document.documentElement.lang = language
     const held = this.onManagePage() ? null : await this.heldBooking()
