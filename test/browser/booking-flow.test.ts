@@ -37,7 +37,9 @@ describe('the booking page in Chromium', { skip: browserSkipReason(), timeout: 1
 
   test('a guest finds a tour, holds seats with extras and a promo code, and requests the booking; the API shows it requested', async () => {
     // A guest in New York looking at Lisbon tours: times stay in Lisbon's zone, which the page names.
-    const guest = await openGuestPage(browser, { locale: 'pt-PT', timezoneId: 'America/New_York' })
+    // The browser speaks Portuguese, and the guest chose English with the page's switch on an
+    // earlier visit (the page in Portuguese is test/browser/booking-languages.test.ts).
+    const guest = await openGuestPage(browser, { locale: 'pt-PT', timezoneId: 'America/New_York', pageLanguage: 'en' })
     const { page } = guest
     await page.goto(bookingPageUrl(server.origin, 'lisbon'))
     await page.locator('.tour-card').first().waitFor()
@@ -71,7 +73,7 @@ describe('the booking page in Chromium', { skip: browserSkipReason(), timeout: 1
     assert.equal(held.party, 3)
     assert.equal(held.promo_code, 'WELCOME10')
     assert.ok(held.price.discount > 0)
-    // The page shows the server's price in the guest's money format (pt-PT writes "181,50 €").
+    // The page shows the server's price in the page's money format (English: "€181.50").
     assert.equal(await page.textContent('.price-list .total dd'), await guestMoney(page, held.price.total, 'EUR'))
     assert.equal(await page.textContent('.price-list .due dd'), await guestMoney(page, held.price.due_on_arrival, 'EUR'))
     await assertAccessible(page, 'seats held')
@@ -306,7 +308,8 @@ describe('the booking page in Chromium', { skip: browserSkipReason(), timeout: 1
   })
 
   test('on a 375 px phone every step fits the screen, in the guest locale, for the New York operator', async () => {
-    const guest = await openGuestPage(browser, { viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true, locale: 'de-DE', timezoneId: 'America/New_York' })
+    // A German browser whose guest chose English: the API's own words on a phone number are English.
+    const guest = await openGuestPage(browser, { viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true, locale: 'de-DE', timezoneId: 'America/New_York', pageLanguage: 'en' })
     const { page } = guest
     await page.goto(bookingPageUrl(server.origin, 'nyc'))
     await page.locator('.tour-card').first().waitFor()

@@ -39,9 +39,17 @@ export async function holdSeats(page: Page): Promise<void> {
   await page.locator('.countdown').filter({ hasText: /Held for \d+:\d\d more/ }).waitFor()
 }
 
-/** Minor units formatted by the browser's own Intl for the guest's locale, to compare with what the page shows. */
+/**
+ * Minor units formatted by the browser's own Intl as the page writes money: in the browser's
+ * variant of the page's language (`pt-PT` for a Portuguese page in a pt-PT browser), else in
+ * the language itself (English for a pt-PT guest who switched to English).
+ */
 export function guestMoney(page: Page, minor: number, currency: string): Promise<string> {
-  return page.evaluate(([amount, code]) => new Intl.NumberFormat(navigator.language, { style: 'currency', currency: code as string }).format((amount as number) / 100), [minor, currency])
+  return page.evaluate(([amount, code]) => {
+    const language = document.documentElement.lang as string
+    const locale = (navigator.languages as string[]).find((tag) => tag.toLowerCase().split('-')[0] === language) ?? language
+    return new Intl.NumberFormat(locale, { style: 'currency', currency: code as string }).format((amount as number) / 100)
+  }, [minor, currency])
 }
 
 /** True when nothing sticks out sideways: the page needs no horizontal scrolling. */

@@ -47,9 +47,19 @@ export interface GuestPage {
   close(): Promise<void>
 }
 
-/** A fresh browser profile (no cookies) with one page, recording script errors and CSP refusals. */
-export async function openGuestPage(browser: Browser, options: BrowserContextOptions = {}): Promise<GuestPage> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB', timezoneId: 'Europe/Lisbon', ...options })
+/**
+ * A fresh browser profile (no cookies) with one page, recording script errors and CSP refusals.
+ * `pageLanguage` is a language the guest chose with the booking page's switch on an earlier
+ * visit (remembered in localStorage), whatever `locale` the browser speaks.
+ */
+export async function openGuestPage(browser: Browser, options: BrowserContextOptions & { pageLanguage?: string } = {}): Promise<GuestPage> {
+  const { pageLanguage, ...contextOptions } = options
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB', timezoneId: 'Europe/Lisbon', ...contextOptions })
+  if (pageLanguage) {
+    await context.addInitScript((language) => {
+      if (!localStorage.getItem('tourdesk.page-language')) localStorage.setItem('tourdesk.page-language', language)
+    }, pageLanguage)
+  }
   const page = await context.newPage()
   const faults: string[] = []
   const consoleErrors: string[] = []

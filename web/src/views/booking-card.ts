@@ -1,11 +1,12 @@
 import type { Booking } from '../../../src/schemas/booking.ts'
 import type { Policies } from '../../../src/schemas/policy.ts'
+import type { Tour } from '../../../src/schemas/tour.ts'
 import { ApiProblem } from '../api.ts'
 import { focusOn, h, Message, replaceContent } from '../dom.ts'
 import type { Formats } from '../format.ts'
 import type { Page } from '../page.ts'
 import { explainError } from '../problems.ts'
-import { bookedGroup, priceList } from './price-list.ts'
+import { bookedGroup, namedInTour, priceList } from './price-list.ts'
 
 /** An instant in the operator's zone, always with the zone named (dateTime names it only when it is not the guest's). */
 function when(formats: Formats, instant: string): string {
@@ -35,19 +36,24 @@ export class BookingCard {
   private booking: Booking | null = null
   private readonly cancelMessage = new Message('cancel-message')
   private readonly copyMessage = new Message('copy-message')
+  /** Each booked tour as read in the page's language, for the names of its units and add-ons; null when it cannot be read. */
+  private readonly tours = new Map<string, Promise<Tour | null>>()
 
   constructor(private readonly page: Page, private readonly policies: Promise<Policies | null>) {}
 
   /** Shows the booking; focus moves to its heading when it is the result of what the guest just did. */
   async show(booking: Booking, moveFocus: boolean): Promise<void> {
     const policies = await this.policies
+    const tourId = booking.tour.id
+    if (!this.tours.has(tourId)) this.tours.set(tourId, this.page.api.get<Tour>(`/tours/${encodeURIComponent(tourId)}`).catch(() => null))
+    const tour = await this.tours.get(tourId)!
     this.booking = booking
     this.page.bookings.note(booking)
     this.cancelMessage.clear()
     this.copyMessage.clear()
     this.element.hidden = false
     const heading = h('h2', { id: 'confirmation-title' }, this.page.words.booking.status[booking.status])
-    replaceContent(this.element, heading, ...this.parts(booking, policies))
+    replaceContent(this.element, heading, ...this.parts(namedInTour(booking, tour), policies))
     if (moveFocus) focusOn(heading)
   }
 

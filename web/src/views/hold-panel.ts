@@ -4,7 +4,7 @@ import { focusOn, h, Message, replaceContent } from '../dom.ts'
 import type { Formats } from '../format.ts'
 import type { Place } from '../problems.ts'
 import { decoyFields } from './decoy-fields.ts'
-import { bookedGroup, priceList } from './price-list.ts'
+import { bookedGroup, namedInTour, priceList } from './price-list.ts'
 
 export interface CheckoutRequest {
   name: string
@@ -54,7 +54,7 @@ export class HoldPanel {
   private expiresAt = 0
   private announcedLastMinute = false
 
-  constructor(private readonly formats: Formats, tour: Tour, private readonly now: () => number, private readonly events: HoldPanelEvents) {
+  constructor(private readonly formats: Formats, private readonly tour: Tour, private readonly now: () => number, private readonly events: HoldPanelEvents) {
     const words = formats.words.panel
     this.checkoutButton = h('button', { type: 'submit', id: 'checkout-button', class: 'primary' },
       tour.confirmation === 'instant' ? words.bookNow : words.sendRequest)
@@ -85,7 +85,8 @@ export class HoldPanel {
   }
 
   /** Shows a live hold and restarts the countdown; focus moves to the heading when the guest just held it. */
-  show(booking: Booking, moveFocus: boolean): void {
+  show(held: Booking, moveFocus: boolean): void {
+    const booking = namedInTour(held, this.tour)
     this.stop()
     this.element.hidden = false
     this.live.hidden = false

@@ -1,0 +1,189 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import assert from 'node:assert/strict'
+import { after, before, describe, test } from 'node:test'
+import type { Browser, Page } from 'playwright-core'
+import { freshDatabase, type FreshDatabase } from '../helpers/database.ts'
+import { assertAccessible, browserSkipReason, launchBrowser, openGuestPage, screenshot } from '../helpers/browser.ts'
+import { apiClient, bookingPageUrl, chooseFirstOpenTime, guestMoney, guestSession } from '../helpers/booking-page.ts'
+import { startServer, type ServerProcess } from '../helpers/server-process.ts'
+import { demoCatalog } from '../helpers/build.ts'
+
+// The callbacks given to page.evaluate run in the browser; these names exist there, not in Node.
+declare const document: any
+declare const localStorage: any
+
+const ALFAMA_PT = {
+  title: 'Passeio a pé por Alfama e Mouraria',
+  description: 'Começamos no Miradouro de Santa Luzia, com Alfama e o rio a nossos pés, e descemos pelos becos e escadinhas do antigo bairro mouro até à Mouraria. Ruas íngremes de calçada: traga sapatos confortáveis.',
+  ginjinha: 'Prova de ginjinha',
+  ginjinhaDescription: 'Um copinho do licor de ginja de Lisboa, num copo de chocolate, numa tasca familiar da Rua de São Miguel.',
+}
+
+/** Text of the page as the guest reads it, without the language switch (which names every language in itself). */
+function readText(page: Page, selector: string): Promise<string> {
+  return page.evaluate((s) => {
+    const element = document.querySelector(s).cloneNode(true)
+    element.querySelector('.language-switch')?.remove()
+    return element.textContent as string
+  }, selector)
+}
+
+describe('the booking page in the guest\'s language, in Chromium', { skip: browserSkipReason(), timeout: 180_000 }, () => {
+  let server: ServerProcess
+  let database: FreshDatabase
+  let browser: Browser
+  let catalogDir: string
+
+  before(async () => {
+    // The demo, its Alfama walk translated into Portuguese whole (the demo leaves the description
+    // and the add-ons' descriptions in English, which test/api/languages.test.ts reads as its fallback).
+    catalogDir = mkdtempSync(join(tmpdir(), 'tourdesk-languages-'))
+    const catalog = demoCatalog()
+    const walk = catalog.instances[0].tours.find((tour: { id: string }) => tour.id === 'alfama-walk')
+    walk.translations.pt.description = ALFAMA_PT.description
+    walk.translations.pt.addons['ginjinha-tasting'].description = ALFAMA_PT.ginjinhaDescription
+    walk.translations.pt.addons['illustrated-map'].description = 'Um mapa desenhado à mão de Alfama e da Mouraria, com as tascas preferidas do guia.'
+    writeFileSync(join(catalogDir, 'catalog.json'), JSON.stringify(catalog))
+    database = await freshDatabase()
+    server = await startServer({ DATABASE_URL: database.url, TOURDESK_CONFIG: join(catalogDir, 'catalog.json') })
+    browser = await launchBrowser()
+  })
+  after(async () => {
+    await browser?.close()
+    await server?.stop()
+    await database?.drop()
+    if (catalogDir) rmSync(catalogDir, { recursive: true, force: true })
+  })
+
+  test('a Portuguese browser books the Alfama walk in Portuguese throughout, then switches to English, which is remembered', async () => {
+    const guest = await openGuestPage(browser, { locale: 'pt-PT' })
+    const { page } = guest
+    const asked: string[] = []
+    page.on('request', (request) => {
+      if (request.url().includes('/api/lisbon/tours')) asked.push(request.headers()['accept-language'])
+    })
+    await page.goto(bookingPageUrl(server.origin, 'lisbon'))
+    await page.locator('.tour-card').first().waitFor()
+
+    // The list: page words and tour texts in Portuguese, the switch saying which language is on.
+    assert.equal(await page.getAttribute('html', 'lang'), 'pt')
+    assert.equal(await page.textContent('h1'), 'Reserve um passeio com Alfama & Tejo Tours')
+    assert.equal(await page.title(), 'Reservar um passeio · Alfama & Tejo Tours')
+    assert.equal(await page.textContent('#list-status'), '7 passeios')
+    assert.ok(await page.locator('.tour-card h2', { hasText: ALFAMA_PT.title }).count() === 1)
+    assert.match(await page.textContent('.tour-card') ?? '', /Desde.*por pessoa.*Duração.*Idiomas/)
+    assert.equal(await page.getAttribute('nav.language-switch', 'aria-label'), 'Idioma')
+    assert.equal(await page.getAttribute('#language-pt', 'aria-current'), 'true')
+    assert.equal(await page.getAttribute('#language-pt', 'lang'), 'pt')
+    assert.deepEqual(await page.locator('.language-switch button').allTextContents(), ['English', 'Português', 'Español', 'Français', 'Deutsch'])
+    assert.deepEqual(asked, ['pt'], 'the tours are asked in the page\'s language')
+    await assertAccessible(page, 'tour list in Portuguese')
+    await screenshot(page, 'languages-1-list-pt')
+
+    // The tour: its texts, facts, policy, dates and money.
+    await page.click(`a:has-text("${ALFAMA_PT.title}")`)
+    await page.locator('h1').filter({ hasText: ALFAMA_PT.title }).waitFor()
+    await page.locator('.policy').waitFor()
+    assert.equal(await page.textContent('.description'), ALFAMA_PT.description)
+    const facts = await page.textContent('.facts') ?? ''
+    assert.match(facts, /Preço.*por pessoa/)
+    assert.match(facts, /Duração2\shoras e 30\sminutos/)
+    assert.match(facts, /Idiomasinglês, português e espanhol/)
+    assert.match(facts, /Tamanho do grupoDe 1 a \d+ pessoas/)
+    assert.match(facts, /Confirmada assim que reservar/)
+    const policy = await page.textContent('.policy') ?? ''
+    assert.match(policy, /Cancelamento e pagamento/)
+    assert.match(policy, /Cancelamento gratuito até 48 horas antes do início/, 'the policy summary, translated by the catalog')
+    assert.match(policy, /Cancelar com 48 horas ou mais de antecedência: sem custos\./)
+    assert.match(policy, /paga à chegada \(numerário e cartão\)/)
+    assert.match(await page.textContent('label[for="addon-ginjinha-tasting"]') ?? '', /Prova de ginjinha: quantos de vós\?/)
+    assert.match(await page.textContent('#addon-ginjinha-tasting-hint') ?? '', new RegExp(`^${ALFAMA_PT.ginjinhaDescription}.*por pessoa que o escolher`))
+    assert.equal(await page.textContent('label[for="party"]'), 'Número de pessoas')
+    assert.match(await page.textContent('#zone-note') ?? '', /^As horas são as do local do passeio \(Europe\/Lisbon\)\.$/)
+    await page.fill('#party', '2')
+    await page.locator('#party').blur()
+    const start = await chooseFirstOpenTime(page)
+    // Dates in Portuguese words, the time on a 24-hour clock.
+    const day = await page.evaluate((s) => new Intl.DateTimeFormat('pt-PT', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'Europe/Lisbon' }).format(new Date(s)), start)
+    assert.equal(await page.textContent('.times legend'), `Hora de início em ${day}`)
+    assert.match(await page.textContent('.time-list label') ?? '', /^\d{1,2}:\d\d\d+ lugares livres$/)
+    await page.fill('#addon-ginjinha-tasting', '1')
+    await assertAccessible(page, 'tour in Portuguese')
+    await screenshot(page, 'languages-2-tour-pt')
+
+    await page.click('#hold-button')
+    await page.locator('#hold-title').filter({ hasText: 'Os seus lugares estão reservados' }).waitFor()
+    await page.locator('.countdown').filter({ hasText: /^Reservado por mais \d+:\d\d$/ }).waitFor()
+    const api = await apiClient(server.origin, 'lisbon')
+    const session = await guestSession(page)
+    const held = (await api.get('/booking', { headers: session })).body
+    assert.equal(held.party, 2)
+    assert.match(await page.textContent('.hold-details') ?? '', new RegExp(`^${ALFAMA_PT.title}, .*2 pessoas\\.$`))
+    const total = await guestMoney(page, held.price.total, 'EUR')
+    assert.match(total, /^\d+,\d\d\s€$/, 'pt-PT writes euros after the amount, with a decimal comma')
+    assert.equal(await page.textContent('.price-list .total dd'), total)
+    assert.match(await page.textContent('.price-list') ?? '', /Passeio, 2 pessoas.*Prova de ginjinha × 1.*Total.*A pagar à chegada/)
+    await assertAccessible(page, 'seats held in Portuguese')
+
+    await page.fill('#name', 'Ana Silva')
+    await page.fill('#email', 'ana@example.pt')
+    await page.click('#checkout-button')
+    await page.locator('#confirmation-title').filter({ hasText: 'Reserva confirmada' }).waitFor()
+    const card = await readText(page, '.booking-card')
+    assert.match(card, /O seu código de reserva: [A-Z0-9]{6}/)
+    assert.match(card, new RegExp(`Passeio${ALFAMA_PT.title}`))
+    assert.match(card, /Quando.*\(hora de Lisbon\)/)
+    assert.match(card, new RegExp(`Pague ${total.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} à chegada \\(numerário e cartão\\); nada foi cobrado\\.`))
+    assert.match(card, /Pode cancelar online até .*\. Cancelar agora (não tem custos|custa .* \(\d+\s?% do total\), segundo as condições de cancelamento)\./)
+    const booking = (await api.get('/booking', { headers: session })).body
+    assert.equal(booking.status, 'confirmed')
+    assert.equal(booking.tour.id, 'alfama-walk')
+    await assertAccessible(page, 'booking confirmed in Portuguese')
+    await screenshot(page, 'languages-3-confirmed-pt')
+
+    // The switch: the same booking, in English words, English tour texts and English money.
+    await page.click('#language-en')
+    await page.locator('#confirmation-title').filter({ hasText: 'Booking confirmed' }).waitFor()
+    assert.equal(await page.getAttribute('html', 'lang'), 'en')
+    assert.equal(await page.getAttribute('#language-en', 'aria-current'), 'true')
+    assert.equal(await page.getAttribute('#language-pt', 'aria-current'), null)
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'language-en', 'focus stays on the switch')
+    const english = await readText(page, '.booking-card')
+    assert.match(english, /TourAlfama & Mouraria Walking Tour/)
+    const englishTotal = await guestMoney(page, booking.price.total, 'EUR')
+    assert.match(englishTotal, /^€\d+\.\d\d$/)
+    assert.match(english, new RegExp(`Pay ${englishTotal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} on arrival \\(cash and card\\)`))
+    assert.doesNotMatch(english, /Passeio|Reserva|Pague/)
+    assert.equal(await page.evaluate(() => localStorage.getItem('tourdesk.page-language')), 'en')
+    await assertAccessible(page, 'booking confirmed in English')
+    await screenshot(page, 'languages-4-confirmed-en')
+
+    // Remembered: the list, on the next visit, is English though the browser speaks Portuguese.
+    await page.goto(bookingPageUrl(server.origin, 'lisbon'))
+    await page.locator('.tour-card').first().waitFor()
+    assert.equal(await page.getAttribute('html', 'lang'), 'en')
+    assert.equal(await page.textContent('h1'), 'Book a tour with Alfama & Tejo Tours')
+    assert.equal(await page.locator('.tour-card h2', { hasText: 'Alfama & Mouraria Walking Tour' }).count(), 1)
+    assert.equal(asked.at(-1), 'en')
+    await assertAccessible(page, 'tour list in English')
+    assert.deepEqual(guest.faults, [])
+    assert.deepEqual(guest.consoleErrors, [])
+    await guest.close()
+  })
+
+  test('in a language the instance lacks, the page speaks it and the tours read in the instance\'s default', async () => {
+    const guest = await openGuestPage(browser, { locale: 'fr-FR' })
+    const { page } = guest
+    await page.goto(bookingPageUrl(server.origin, 'lisbon', 'alfama-walk'))
+    await page.locator('h1').filter({ hasText: 'Alfama & Mouraria Walking Tour' }).waitFor()
+    await page.locator('.policy').waitFor()
+    assert.equal(await page.getAttribute('html', 'lang'), 'fr')
+    assert.match(await page.textContent('.facts') ?? '', /Durée2\sheures et 30\sminutes/)
+    assert.equal(await page.textContent('#book-title'), 'Réserver cette visite')
+    await assertAccessible(page, 'tour in French')
+    assert.deepEqual(guest.faults, [])
+    await guest.close()
+  })
+})
