@@ -140,6 +140,7 @@ describe('the booking page in the guest\'s language, in Chromium', { skip: brows
     const booking = (await api.get('/booking', { headers: session })).body
     assert.equal(booking.status, 'confirmed')
     assert.equal(booking.tour.id, 'alfama-walk')
+    assert.equal(booking.language, 'pt', 'guided in the page\'s language, which the walk offers')
     await assertAccessible(page, 'booking confirmed in Portuguese')
     await screenshot(page, 'languages-3-confirmed-pt')
 
@@ -173,7 +174,7 @@ describe('the booking page in the guest\'s language, in Chromium', { skip: brows
     await guest.close()
   })
 
-  test('in a language the instance lacks, the page speaks it and the tours read in the instance\'s default', async () => {
+  test('in a language the instance lacks, the page speaks it, the tours read in the instance\'s default, and a tour guided in it is booked in it', async () => {
     const guest = await openGuestPage(browser, { locale: 'fr-FR' })
     const { page } = guest
     await page.goto(bookingPageUrl(server.origin, 'lisbon', 'alfama-walk'))
@@ -183,6 +184,26 @@ describe('the booking page in the guest\'s language, in Chromium', { skip: brows
     assert.match(await page.textContent('.facts') ?? '', /Durée2\sheures et 30\sminutes/)
     assert.equal(await page.textContent('#book-title'), 'Réserver cette visite')
     await assertAccessible(page, 'tour in French')
+
+    // The walk is not guided in French: the page names no language and the API picks the one it answered in.
+    const api = await apiClient(server.origin, 'lisbon')
+    await chooseFirstOpenTime(page)
+    await page.click('#hold-button')
+    await page.locator('#hold-title').filter({ hasText: 'Vos places sont bloquées' }).waitFor()
+    const session = await guestSession(page)
+    assert.equal((await api.get('/booking', { headers: session })).body.language, 'en')
+
+    // The sail is guided in French: a hold of it is.
+    await page.click('#release-button')
+    await page.locator('#hold-message').filter({ hasText: 'Vos places ont été libérées' }).waitFor()
+    await page.goto(bookingPageUrl(server.origin, 'lisbon', 'tagus-sunset-sail'))
+    await page.locator('fieldset.units legend').filter({ hasText: 'Billets' }).waitFor()
+    await chooseFirstOpenTime(page)
+    await page.click('#hold-button')
+    await page.locator('#hold-title').filter({ hasText: 'Vos places sont bloquées' }).waitFor()
+    const sail = (await api.get('/booking', { headers: session })).body
+    assert.equal(sail.tour.id, 'tagus-sunset-sail')
+    assert.equal(sail.language, 'fr')
     assert.deepEqual(guest.faults, [])
     await guest.close()
   })

@@ -68,6 +68,11 @@ export class Page {
     return this.currentFormats.words
   }
 
+  /** The language the page speaks now. */
+  get pageLanguage(): PageLanguage {
+    return this.language
+  }
+
   async start(): Promise<void> {
     document.documentElement.lang = this.language
     window.addEventListener('popstate', () => this.render(true))

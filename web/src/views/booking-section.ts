@@ -74,7 +74,7 @@ export class BookingSection {
     this.panel.clearMessages()
     this.form.setBusy(true)
     try {
-      const booking = await this.page.api.post<Booking>('/booking', request, { csrf: true, idempotent: true })
+      const booking = await this.page.api.post<Booking>('/booking', { ...request, ...this.guidedLanguage() }, { csrf: true, idempotent: true })
       this.showHold(booking, true)
       // Seats left now count this hold; reading them again keeps "Held for you" and the counts true.
       void this.loadAvailability(this.form.firstDay())
@@ -85,6 +85,17 @@ export class BookingSection {
     } finally {
       this.form.setBusy(false)
     }
+  }
+
+  /**
+   * The page's language as the one to be guided in, spelt as the tour spells it, when the tour
+   * is guided in it; otherwise none, and the API picks (docs/languages.md, "A booking's
+   * language"): a French guest on an instance without French texts is still guided in French
+   * on a tour that offers it.
+   */
+  private guidedLanguage(): { language?: string } {
+    const language = this.tour.languages.find((tag) => tag.toLowerCase() === this.page.pageLanguage)
+    return language ? { language } : {}
   }
 
   private showHold(booking: Booking, moveFocus: boolean): void {

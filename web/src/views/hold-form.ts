@@ -20,6 +20,8 @@ export interface HoldRequest {
   units?: Record<string, number>
   addons?: Record<string, number>
   promo_code?: string
+  /** The language the party is to be guided in: one of the tour's (see BookingSection.hold). */
+  language?: string
   [decoy: string]: unknown
 }
 
