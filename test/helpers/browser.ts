@@ -11,6 +11,7 @@ const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable
 
 // The callbacks given to page.evaluate run in the browser; these names exist there, not in Node.
 declare const document: any
+declare const localStorage: any
 declare function getComputedStyle(element: unknown): { outlineStyle: string, outlineWidth: string }
 
 const OUTPUT_DIR = fileURLToPath(new URL('../../test-output/browser/', import.meta.url))

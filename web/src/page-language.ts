@@ -26,9 +26,6 @@ export async function loadWords(language: PageLanguage): Promise<{ language: Pag
   }
 }
 
-/** Where the guest's choice of the switch is remembered, for every instance of this origin. */
-const STORAGE_KEY = 'tourdesk.page-language'
-
 const primary = (tag: string) => tag.toLowerCase().split('-')[0]
 
 function isPageLanguage(tag: string | null): tag is PageLanguage {
@@ -57,20 +54,4 @@ export function localeFor(language: PageLanguage, browser: readonly string[]): s
 export function languageName(language: PageLanguage): string {
   const name = new Intl.DisplayNames([language], { type: 'language' }).of(language) ?? language
   return name.charAt(0).toLocaleUpperCase(language) + name.slice(1)
-}
-
-export function storedLanguage(): string | null {
-  try {
-    return localStorage.getItem(STORAGE_KEY)
-  } catch {
-    return null
-  }
-}
-
-export function storeLanguage(language: PageLanguage): void {
-  try {
-    localStorage.setItem(STORAGE_KEY, language)
-  } catch {
-    // storage blocked: the choice lasts until the page is left
-  }
 }
