@@ -120,7 +120,8 @@ describe('booking units on the booking page in Chromium', { skip: browserSkipRea
     await screenshot(page, 'units-2-form')
 
     await holdSeats(page)
-    assert.deepEqual(posts.at(-1), { tour_id: TOUR, start, party: 3, units: { adult: 2, child: 1 }, addons: { 'illustrated-map': 1 } })
+    // The page's language, English, which the tour is guided in, is the one the party asks for.
+    assert.deepEqual(posts.at(-1), { tour_id: TOUR, start, party: 3, units: { adult: 2, child: 1 }, addons: { 'illustrated-map': 1 }, language: 'en' })
     const api = await apiClient(server.origin, 'lisbon')
     const session = await guestSession(page)
     const held = (await api.get('/booking', { headers: session })).body
