@@ -47,9 +47,10 @@ export const octoAvailabilityRoutes: FastifyPluginAsyncTypebox<AnswerReuse> = as
     const { seats, price } = askedSeatsAndPrice(tour, body.units)
     const window = rangeWindow(view, tour, body.localDateStart, body.localDateEnd, now)
     if (window === null) return []
-    const days = daysBetween(view, body.localDateStart, body.localDateEnd, now)
-    const kept = await answers.body(view.catalog, now, window,
-      (answer) => JSON.stringify(calendarOf(view, tour, answer.slots, days, seats, price)), shapeOf('calendar', view, seats, price))
+    // The days are listed only when the answer is read afresh: 90 days of date arithmetic in the
+    // Temporal polyfill cost more than sending a kept answer.
+    const kept = await answers.body(view.catalog, now, window, (answer) => JSON.stringify(calendarOf(view, tour, answer.slots,
+      daysBetween(view, body.localDateStart, body.localDateEnd, now), seats, price)), shapeOf('calendar', view, seats, price))
     return sendSerialized(reply, kept)
   })
 
