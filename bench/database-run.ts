@@ -13,6 +13,7 @@ import { seedBookings } from './seed.ts'
 import { startService } from './service.ts'
 import type { BenchSettings, DatabaseSize } from './settings.ts'
 import { medianFigures } from './statistics.ts'
+import { measureOctoPolling } from './octo-polling.ts'
 import { measureUnitsCost } from './units-cost.ts'
 import { measureWebhooks } from './webhooks.ts'
 
@@ -130,7 +131,7 @@ async function measureOperatorReads(newDatabase: NewDatabase, ctx: RunContext): 
  * the large seed, give the growth comparison. Last, with those stopped and the large
  * database gone, the operator's reads get a database and a service of their own, and so do
  * the catalog edits (catalog-edits.ts), the webhooks (webhooks.ts) and the cost of price
- * categories (units-cost.ts); a full run ends with
+ * categories (units-cost.ts), and a reseller's polls (octo-polling.ts); a full run ends with
  * the stalled event streams (event-streams.ts), which a quick run leaves out.
  */
 export async function benchDatabase(dialect: MeasuredDatabase['dialect'], newDatabase: NewDatabase, ctx: RunContext): Promise<MeasuredDatabase> {
@@ -178,6 +179,7 @@ export async function benchDatabase(dialect: MeasuredDatabase['dialect'], newDat
     const catalogEdits = await measureCatalogEdits(newDatabase, ctx)
     const webhooks = await measureWebhooks(newDatabase, ctx)
     const unitsCost = await measureUnitsCost(newDatabase, ctx)
+    const octoPolling = await measureOctoPolling(newDatabase, ctx)
     const streams = settings.mode === 'full' ? await measureStreams(newDatabase, ctx) : undefined
 
     return {
@@ -200,6 +202,7 @@ export async function benchDatabase(dialect: MeasuredDatabase['dialect'], newDat
       webhooks,
       unitsCost,
       streams,
+      octoPolling,
     }
   } finally {
     await largeService?.stop()

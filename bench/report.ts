@@ -1,5 +1,5 @@
 import type { LoadFigures } from './load.ts'
-import type { BenchReport, CatalogEditResults, UnitsCostResults, HealthzLatency, MeasuredDatabase, NodeMemory, OperatorResults, SectionsMeasured, StreamResults, WebhookResults } from './results-model.ts'
+import type { BenchReport, CatalogEditResults, OctoPollingResults, UnitsCostResults, HealthzLatency, MeasuredDatabase, NodeMemory, OperatorResults, SectionsMeasured, StreamResults, WebhookResults } from './results-model.ts'
 import { checkTargets } from './targets.ts'
 
 const DIALECT_NAMES = { sqlite: 'SQLite', postgres: 'PostgreSQL' } as const
@@ -58,6 +58,30 @@ function databaseSection(result: MeasuredDatabase, settings: BenchReport['settin
     ...result.webhooks ? ['', webhookSection(result.webhooks, settings)] : [],
     ...result.unitsCost ? ['', unitsSection(result.unitsCost, settings)] : [],
     ...result.streams ? ['', streamSection(result.streams)] : [],
+    ...result.octoPolling ? ['', octoSection(result.octoPolling, settings)] : [],
+  ].join('\n')
+}
+
+function octoSection(results: OctoPollingResults, settings: BenchReport['settings']): string {
+  const { octoPolling } = settings
+  return [
+    '### Resellers polling (issue 28)',
+    '',
+    `A reseller's polls of one product (the measured tour, two departures a day, every one booked by the seed) with a reseller key and \`octo/pricing\`, `
+      + `at ${results.connections} connections, ${octoPolling.durationSeconds} s per run after ${octoPolling.warmupSeconds} s of warm-up, on the work tree and on the `
+      + 'last commit before kept OCTo answers (the commit before test/octo/calendar-freshness.test.ts), built side by side from copies of the sources, each on a '
+      + `database of its own seeded alike, both running at once. ${results.rounds} round${results.rounds === 1 ? '' : 's'}, each measuring the ceiling first and then `
+      + 'every version in turn from a different first one; figures are medians over the rounds, and a share of the ceiling is the median of the rounds\' shares. '
+      + 'Target (the work tree\'s calendar): ≥ 0.3 of the ceiling, p99 < 25 ms.',
+    '',
+    table(['request', 'version', 'sources', 'req/s', 'p50', 'p99', 'max', 'errors', 'share of the ceiling'], [
+      ['ceiling: GET / → {"ok":true}', '', '', ...figureCells(results.ceiling), '1.00'],
+      ...results.requests.flatMap((poll) => poll.versions.map((v) => [poll.request, v.label, v.source, ...figureCells(v).slice(0, 4),
+        `${count(v.errors)}${statusNote(v)}`, v.ratioToCeiling.toFixed(2)])),
+    ]),
+    '',
+    `- Ceiling, req/s of each round: ${results.ceiling.rounds.map((r) => count(r.requestsPerSecond)).join(' / ')}.`,
+    ...results.requests.map((poll) => `- ${poll.request}, req/s of each round: ${poll.versions.map((v) => `${v.label} ${v.rounds.map((r) => count(r.requestsPerSecond)).join(' / ')}`).join('; ')}.`),
   ].join('\n')
 }
 
@@ -163,6 +187,7 @@ function sectionsOnly(result: SectionsMeasured, settings: BenchReport['settings'
     ...result.webhooks ? ['', webhookSection(result.webhooks, settings)] : [],
     ...result.unitsCost ? ['', unitsSection(result.unitsCost, settings)] : [],
     ...result.streams ? ['', streamSection(result.streams)] : [],
+    ...result.octoPolling ? ['', octoSection(result.octoPolling, settings)] : [],
   ].join('\n')
 }
 
@@ -249,7 +274,7 @@ export function formatReport(report: BenchReport): string {
       : `## ${DIALECT_NAMES[d.dialect]}\n\n${DIALECT_NAMES[d.dialect]}: ${d.status} (${d.reason})`))
   const targets = checkTargets(report)
   // Issue 24's target is there only when the streams were measured (never in a quick run).
-  const issues = report.databases.some((d) => (d.status === 'measured' || d.status === 'sections') && d.streams) ? '7, 12, 13, 15, 16, 24 and 27' : '7, 12, 13, 15, 16 and 27'
+  const issues = report.databases.some((d) => (d.status === 'measured' || d.status === 'sections') && d.streams) ? '7, 12, 13, 15, 16, 24, 27 and 28' : '7, 12, 13, 15, 16, 27 and 28'
   return [
     `# tourdesk benchmark, ${report.date}${report.mode === 'quick' ? ' (quick run: figures not comparable)' : ''}${report.only ? ` (${report.only} only)` : ''}`,
     '',

@@ -149,6 +149,22 @@ export interface UnitsCostResults {
   cycles: UnitsCycle[]
 }
 
+/** Issue 28: one reseller poll on the work tree and on the commit before kept OCTo answers. */
+export interface OctoPoll {
+  name: string
+  request: string
+  /** Each version's medians, its share of the ceiling (the median of its rounds' shares) and each round. */
+  versions: Array<LoadFigures & { label: string, source: string, ratioToCeiling: number, rounds: LoadFigures[] }>
+}
+
+export interface OctoPollingResults {
+  connections: number
+  /** Each round measured the ceiling, then every version's polls in turn. */
+  rounds: number
+  ceiling: LoadFigures & { rounds: LoadFigures[] }
+  requests: OctoPoll[]
+}
+
 /** Issue 16: deliveries of a backlog of events to one receiver, by one node. */
 export interface DeliveryThroughput {
   events: number
@@ -224,6 +240,8 @@ export interface MeasuredDatabase {
   unitsCost?: UnitsCostResults
   /** Absent from quick runs and from results written before issue 24. */
   streams?: StreamResults
+  /** Absent from results written before issue 28. */
+  octoPolling?: OctoPollingResults
 }
 
 /** A run of some sections only (`npm run bench -- --only catalog-edits`): their figures, nothing else. */
@@ -234,6 +252,7 @@ export interface SectionsMeasured {
   webhooks?: WebhookResults
   unitsCost?: UnitsCostResults
   streams?: StreamResults
+  octoPolling?: OctoPollingResults
 }
 
 export interface UnmeasuredDatabase {

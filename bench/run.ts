@@ -1,10 +1,10 @@
 /**
- * `npm run bench [-- --quick] [-- --out DIR] [-- --note TEXT] [-- --only catalog-edits|webhooks|units|streams]`:
+ * `npm run bench [-- --quick] [-- --out DIR] [-- --note TEXT] [-- --only catalog-edits|webhooks|units|streams|octo]`:
  * measures the service against a bare Fastify ceiling on SQLite, and on PostgreSQL when it
  * is reachable, then prints the report and writes it as <date>.md and <date>.json (see
  * README, "Benchmarks"). `--only catalog-edits` runs issue 15's section alone, into
  * <date>-catalog-edits.md and .json; `--only webhooks` issue 16's; `--only units` issue 27's; `--only streams` issue 24's
- * stalled event streams.
+ * stalled event streams; `--only octo` issue 28's reseller polls.
  */
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -19,6 +19,7 @@ import { benchDatabase, type RunContext } from './database-run.ts'
 import { postgresDatabase, postgresUnavailableReason, sqliteDatabase, type BenchDatabase } from './databases.ts'
 import { measureStreams } from './event-streams.ts'
 import { ROOT } from './node-process.ts'
+import { measureOctoPolling } from './octo-polling.ts'
 import { formatReport } from './report.ts'
 import type { BenchReport, DatabaseResult, MeasuredDatabase } from './results-model.ts'
 import { startCeiling } from './service.ts'
@@ -35,7 +36,7 @@ const { values: args } = parseArgs({
   },
 })
 /** The sections `--only` runs by themselves. */
-const SECTIONS = ['catalog-edits', 'webhooks', 'units', 'streams']
+const SECTIONS = ['catalog-edits', 'webhooks', 'units', 'streams', 'octo']
 if (args.only !== undefined && !SECTIONS.includes(args.only)) {
   process.stderr.write(`--only takes ${SECTIONS.join(', ')}, not "${args.only}"\n`)
   process.exit(2)
@@ -59,6 +60,7 @@ async function measure(dialect: MeasuredDatabase['dialect'], newDatabase: (name:
     if (args.only === 'webhooks') return { dialect, status: 'sections', webhooks: await measureWebhooks(newDatabase, ctx) }
     if (args.only === 'units') return { dialect, status: 'sections', unitsCost: await measureUnitsCost(newDatabase, ctx) }
     if (args.only === 'streams') return { dialect, status: 'sections', streams: await measureStreams(newDatabase, ctx) }
+    if (args.only === 'octo') return { dialect, status: 'sections', octoPolling: await measureOctoPolling(newDatabase, ctx) }
     return await benchDatabase(dialect, newDatabase, ctx)
   } catch (err) {
     progress(`${dialect} failed: ${(err as Error).stack}`)

@@ -64,6 +64,13 @@ export interface BenchSettings {
     durationSeconds: number
     warmupSeconds: number
   }
+  /** Issue 28: a reseller's 90-day polls on the work tree and on the commit before kept OCTo answers, with the ceiling, side by side. */
+  octoPolling: {
+    /** Each round measures the ceiling, then both polls on each version in turn (connections as the main run's). */
+    rounds: number
+    durationSeconds: number
+    warmupSeconds: number
+  }
 }
 
 export const FULL: BenchSettings = {
@@ -113,6 +120,11 @@ export const FULL: BenchSettings = {
     durationSeconds: 6,
     warmupSeconds: 2,
   },
+  octoPolling: {
+    rounds: 3,
+    durationSeconds: 6,
+    warmupSeconds: 2,
+  },
 }
 
 export const QUICK: BenchSettings = {
@@ -156,6 +168,11 @@ export const QUICK: BenchSettings = {
     deliveredEvents: 200,
   },
   unitsCost: {
+    rounds: 1,
+    durationSeconds: 0.5,
+    warmupSeconds: 0.1,
+  },
+  octoPolling: {
     rounds: 1,
     durationSeconds: 0.5,
     warmupSeconds: 0.1,

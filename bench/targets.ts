@@ -1,4 +1,4 @@
-import type { BenchReport, CatalogEditResults, MeasuredDatabase, OperatorResults, SectionsMeasured, StreamResults, UnitsCostResults, WebhookResults } from './results-model.ts'
+import type { BenchReport, CatalogEditResults, MeasuredDatabase, OctoPollingResults, OperatorResults, SectionsMeasured, StreamResults, UnitsCostResults, WebhookResults } from './results-model.ts'
 import { median } from './statistics.ts'
 
 /** One of the targets (issues 7, 12, 13, 15, 16 and 24), checked against one database's figures. */
@@ -50,6 +50,7 @@ function checksFor(result: MeasuredDatabase): Omit<TargetCheck, 'dialect'>[] {
   if (result.webhooks) checks.push(...webhookChecks(result.webhooks))
   if (result.unitsCost) checks.push(...unitsChecks(result.unitsCost))
   if (result.streams) checks.push(streamCheck(result.streams))
+  if (result.octoPolling) checks.push(...octoChecks(result.octoPolling))
   return checks
 }
 
@@ -178,6 +179,29 @@ function unitsChecks(results: UnitsCostResults): Omit<TargetCheck, 'dialect'>[] 
   })
 }
 
+/** Issue 28, item 5: the work tree's 90-day calendar at ≥ 0.3 of the ceiling, p99 under 25 ms. */
+const OCTO_CALENDAR_SHARE = 0.3
+const OCTO_CALENDAR_P99_MS = 25
+
+function octoChecks(results: OctoPollingResults): Omit<TargetCheck, 'dialect'>[] {
+  const calendar = results.requests.find((poll) => poll.name === 'calendar-90')!
+  const [current, before] = calendar.versions
+  return [
+    {
+      figure: `${calendar.request} at ${results.connections} connections: share of the ceiling (the commit before: ${before.ratioToCeiling.toFixed(2)})`,
+      target: `≥ ${OCTO_CALENDAR_SHARE}`,
+      measured: current.ratioToCeiling.toFixed(2),
+      met: current.ratioToCeiling >= OCTO_CALENDAR_SHARE && current.errors === 0,
+    },
+    {
+      figure: `${calendar.request} at ${results.connections} connections: p99 (the commit before: ${before.latencyMs.p99} ms)`,
+      target: `< ${OCTO_CALENDAR_P99_MS} ms`,
+      measured: `${current.latencyMs.p99} ms`,
+      met: current.latencyMs.p99 < OCTO_CALENDAR_P99_MS && current.errors === 0,
+    },
+  ]
+}
+
 function streamCheck(results: StreamResults): Omit<TargetCheck, 'dialect'> {
   const { peakBeforeStreams, peakWithStreams } = results.rssBytes
   const peak = Math.max(peakBeforeStreams ?? 0, peakWithStreams ?? 0)
@@ -197,6 +221,7 @@ function checksOf(result: MeasuredDatabase | SectionsMeasured): Omit<TargetCheck
     ...result.webhooks ? webhookChecks(result.webhooks) : [],
     ...result.unitsCost ? unitsChecks(result.unitsCost) : [],
     ...result.streams ? [streamCheck(result.streams)] : [],
+    ...result.octoPolling ? octoChecks(result.octoPolling) : [],
   ]
 }
 

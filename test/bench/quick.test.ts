@@ -20,7 +20,7 @@ test('npm run bench -- --quick measures every endpoint and growth, and writes it
     maxBuffer: 16 * 1024 * 1024,
   })
 
-  for (const heading of ['## SQLite', '### Growth', '### Operator reads (issue 13)', '### Catalog edits (issue 15)', '### Webhooks (issue 16)', '### Price categories (issue 27)', '## PostgreSQL', '## Targets (issues 7, 12, 13, 15, 16 and 27)']) {
+  for (const heading of ['## SQLite', '### Growth', '### Operator reads (issue 13)', '### Catalog edits (issue 15)', '### Webhooks (issue 16)', '### Price categories (issue 27)', '### Resellers polling (issue 28)', '## PostgreSQL', '## Targets (issues 7, 12, 13, 15, 16, 27 and 28)']) {
     assert.ok(stdout.includes(heading), `the printed report has "${heading}"`)
   }
   const written = readdirSync(out).sort()
@@ -102,6 +102,18 @@ test('npm run bench -- --quick measures every endpoint and growth, and writes it
       for (const version of cycle.versions) {
         assert.ok(version.requests > 0, `${result.dialect} ${cycle.name} ${version.label} sent requests`)
         assert.deepEqual(Object.keys(version.statusCodes).filter((code) => !code.startsWith('2')), [], `${result.dialect} ${cycle.name} ${version.label}: ${JSON.stringify(version.statusCodes)}`)
+      }
+    }
+
+    const octo = result.octoPolling!
+    assert.ok(octo.ceiling.requests > 0, `${result.dialect}: the ceiling answered beside the polls`)
+    assert.deepEqual(octo.requests.map((poll) => poll.name), ['calendar-90', 'availability-90'])
+    for (const poll of octo.requests) {
+      assert.equal(poll.versions.length, 2, `${result.dialect} ${poll.name}: the work tree and the commit before kept OCTo answers`)
+      for (const version of poll.versions) {
+        // A reseller key's poll answered 2xx: a 4xx here means the bench's key or body is broken.
+        assert.ok(version.requests > 0 && version.ratioToCeiling > 0, `${result.dialect} ${poll.name} ${version.label} sent requests`)
+        assert.deepEqual(Object.keys(version.statusCodes).filter((code) => !code.startsWith('2')), [], `${result.dialect} ${poll.name} ${version.label}: ${JSON.stringify(version.statusCodes)}`)
       }
     }
   }

@@ -1,0 +1,122 @@
+import type { Temporal } from 'temporal-polyfill'
+import { openStore } from '../src/store/store.ts'
+import { staffAuth } from '../src/services/staff-auth.ts'
+import { BENCH_PREFIX, BENCH_REF, MEASURED_TOUR } from './catalog.ts'
+import type { RunContext } from './database-run.ts'
+import type { BenchDatabase } from './databases.ts'
+import { measureLoad, type LoadFigures } from './load.ts'
+import type { StartedProcess } from './node-process.ts'
+import type { OctoPollingResults } from './results-model.ts'
+import { seedBookings } from './seed.ts'
+import { startService } from './service.ts'
+import { commitBefore, commitCopy, workTreeCopy, type SourceTree } from './source-trees.ts'
+import { median, medianFigures } from './statistics.ts'
+
+type NewDatabase = (name: string) => Promise<BenchDatabase>
+
+/** The test the kept OCTo answers came with: the commit before it is the one measured beside the work tree. */
+const KEPT_OCTO_ANSWERS_TEST = 'test/octo/calendar-freshness.test.ts'
+/** Days a reseller polls ahead, the issue's figure; the seed books every departure of the measured tour in them. */
+const POLLED_DAYS = 90
+
+interface RunningVersion {
+  label: string
+  tree: SourceTree
+  database: BenchDatabase
+  service: StartedProcess
+  key: string
+  rounds: Record<string, LoadFigures[]>
+}
+
+/** A reseller key with a commission, as a reseller polls with (pricing net of it). */
+async function seedResellerAndBookings(database: BenchDatabase, ctx: RunContext): Promise<string> {
+  const store = await openStore(database.target)
+  try {
+    await seedBookings(store, { ...ctx.settings.growth.small, today: ctx.today, now: ctx.now, windowStart: ctx.tomorrow, windowDays: POLLED_DAYS })
+    const { secret } = await staffAuth(store, 'bench').createKey(BENCH_REF, { name: 'bench reseller', role: 'reseller', commission_percent: 20 },
+      { type: 'system', id: null, name: 'bench' }, ctx.now)
+    return secret
+  } finally {
+    await store.close()
+  }
+}
+
+/** The polls measured: the 90-day calendar of one product, and its departures over the same days. */
+function polls(today: Temporal.PlainDate) {
+  const range = { productId: MEASURED_TOUR, optionId: 'DEFAULT', localDateStart: today.toString(), localDateEnd: today.add({ days: POLLED_DAYS - 1 }).toString() }
+  return [
+    { name: 'calendar-90', request: `POST /octo/{instance}/availability/calendar (${POLLED_DAYS} days, octo/pricing)`, path: '/availability/calendar', body: range },
+    { name: 'availability-90', request: `POST /octo/{instance}/availability (${POLLED_DAYS} days, octo/pricing)`, path: '/availability', body: range },
+  ]
+}
+
+/**
+ * Issue 28, item 5: resellers poll months ahead every few minutes. The 90-day calendar and the
+ * 90 days of departures, polled with a reseller key at the main run's connections, on the work
+ * tree and on the commit before kept OCTo answers, built side by side from copies of the
+ * sources, each on a database of its own seeded alike, both running at once; each round also
+ * measures the ceiling, and each version's share of it is the median of its rounds' shares, so
+ * other work on the machine falls on the ceiling and the versions alike.
+ */
+export async function measureOctoPolling(newDatabase: NewDatabase, ctx: RunContext): Promise<OctoPollingResults> {
+  const { octoPolling: settings, connections } = ctx.settings
+  const requests = polls(ctx.today)
+  const trees: SourceTree[] = []
+  const running: RunningVersion[] = []
+  try {
+    ctx.progress('octo: building the work tree and the commit before kept OCTo answers')
+    trees.push(workTreeCopy(ctx.workDir, 'octo'))
+    trees.push(commitCopy(ctx.workDir, 'before-octo-kept', commitBefore(KEPT_OCTO_ANSWERS_TEST)))
+    const labels = ['kept answers (the work tree)', 'the commit before kept OCTo answers']
+    for (const [i, tree] of trees.entries()) {
+      const database = await newDatabase(`octo_${i}`)
+      try {
+        ctx.progress(`octo: seeding ${labels[i]}`)
+        const key = await seedResellerAndBookings(database, ctx)
+        const service = await startService({ databaseUrl: database.url, catalogPath: ctx.catalogPath(ctx.settings.growth.small.tours), logDir: ctx.workDir, root: tree.dir })
+        running.push({ label: labels[i], tree, database, service, key, rounds: {} })
+      } catch (err) {
+        await database.drop()
+        throw err
+      }
+    }
+    const load = { connections, durationSeconds: settings.durationSeconds, warmupSeconds: settings.warmupSeconds }
+    const ceilingRounds: LoadFigures[] = []
+    for (let round = 0; round < settings.rounds; round++) {
+      ctx.progress(`octo: ceiling, round ${round + 1} of ${settings.rounds}`)
+      ceilingRounds.push(await measureLoad({ url: ctx.ceiling.baseUrl, ...load }))
+      for (let i = 0; i < running.length; i++) {
+        const version = running[(round + i) % running.length]
+        for (const poll of requests) {
+          ctx.progress(`octo: ${poll.name} ${version.label}, round ${round + 1} of ${settings.rounds}`)
+          const url = `${new URL(version.service.baseUrl).origin}/octo/${BENCH_PREFIX}${poll.path}`
+          const headers = { authorization: `Bearer ${version.key}`, 'content-type': 'application/json', 'octo-capabilities': 'octo/pricing' }
+          const figures = await measureLoad({ url, requests: [{ method: 'POST', path: new URL(url).pathname, headers, body: JSON.stringify(poll.body) }], ...load })
+          ;(version.rounds[poll.name] ??= []).push(figures)
+        }
+      }
+    }
+    return {
+      connections,
+      rounds: settings.rounds,
+      ceiling: { ...medianFigures(ceilingRounds), rounds: ceilingRounds },
+      requests: requests.map((poll) => ({
+        name: poll.name,
+        request: poll.request,
+        versions: running.map((v) => ({
+          label: v.label,
+          source: v.tree.source,
+          ...medianFigures(v.rounds[poll.name]),
+          ratioToCeiling: median(v.rounds[poll.name].map((figures, round) => figures.requestsPerSecond / ceilingRounds[round].requestsPerSecond)),
+          rounds: v.rounds[poll.name],
+        })),
+      })),
+    }
+  } finally {
+    for (const version of running) {
+      await version.service.stop()
+      await version.database.drop()
+    }
+    for (const tree of trees) tree.remove()
+  }
+}
