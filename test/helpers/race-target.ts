@@ -1,6 +1,9 @@
 import { rmSync } from 'node:fs'
+import { Temporal } from 'temporal-polyfill'
+import type { KeyRole } from '../../src/domain/roles.ts'
+import { staffAuth } from '../../src/services/staff-auth.ts'
 import type { Db } from '../../src/store/database.ts'
-import { openStore } from '../../src/store/store.ts'
+import { openStore, type Store } from '../../src/store/store.ts'
 import { startService } from './build.ts'
 import { addDrillUnits, drillCatalog, drillCatalogFile } from './catalog-file.ts'
 import { ApiClient } from './client.ts'
@@ -46,7 +49,14 @@ export interface RaceTarget {
   takeStarts(count: number): Promise<string[]>
   /** A promo code with `maxUses` uses that no earlier run of this target took. */
   takePromo(maxUses: PromoLimit): string
+  /** A new API key of the race instance (a reseller key sells every tour, with no commission), as its secret. */
+  createKey(role: KeyRole): Promise<string>
   close(): Promise<void>
+}
+
+/** Keys are written to the shared database, as the CLI writes them; every node reads them from there. */
+function keyMaker(store: Store, instanceRef: string): RaceTarget['createKey'] {
+  return async (role) => (await staffAuth(store, 'race').createKey(instanceRef, { name: `race ${role}`, role }, { type: 'system', id: null, name: 'race' }, Temporal.Now.instant())).secret
 }
 
 function allocators(client: ApiClient): Pick<RaceTarget, 'takeStarts' | 'takePromo'> {
@@ -85,7 +95,8 @@ export async function oneNodeTarget(postgresUrl?: string | null): Promise<RaceTa
   addRaceCatalog(catalog)
   const service = await startService({ catalog, postgresUrl })
   const client = service.client()
-  return { clients: [client], db: service.context.store.db, ...allocators(client), close: service.close }
+  const createKey = keyMaker(service.context.store, catalog.instances[0].ref)
+  return { clients: [client], db: service.context.store.db, ...allocators(client), createKey, close: service.close }
 }
 
 /**
@@ -112,7 +123,8 @@ export async function clusterTarget(nodes: number, postgresUrl?: string | null):
     const document = await (await fetch(`${servers[0].origin}/api/lisbon/openapi.json`)).json() as Record<string, any>
     const contract = contractFor(document)
     const clients = servers.map((s) => new ApiClient(s.origin, 'lisbon', contract))
-    return { servers, clients, db: store.db, ...allocators(clients[0]), close }
+    const createKey = keyMaker(store, drillCatalog(RACE_CAPACITY).instances[0].ref)
+    return { servers, clients, db: store.db, ...allocators(clients[0]), createKey, close }
   } catch (err) {
     await close()
     throw err
