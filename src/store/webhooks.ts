@@ -160,6 +160,20 @@ export function webhookRepository({ dialect, supportsSkipLocked }: Database) {
     },
 
     /**
+     * Whether `claim` would find a delivery due: read first, so that a node with nothing to
+     * deliver commits nothing every second (each commit makes every node read its kept answers
+     * again: src/services/availability-answers.ts).
+     */
+    *anyDue(now: string): Plan<boolean> {
+      const { rows } = yield* statement(
+        `select 1 as due from webhook_deliveries d
+         join webhook_endpoints e on e.instance_id = d.instance_id and e.id = d.endpoint_id and e.disabled_at is null
+         where d.status = 'pending' and d.next_attempt_at <= ? and (d.lease_until is null or d.lease_until <= ?) limit 1`,
+        [now, now])
+      return rows.length > 0
+    },
+
+    /**
      * Takes up to `limit` due deliveries of enabled endpoints, across instances, by setting
      * their lease: no other node takes them until it lapses. PostgreSQL skips rows another node
      * is claiming at the same moment; SQLite runs the one statement while holding the writer lock.
@@ -221,6 +235,12 @@ export function webhookRepository({ dialect, supportsSkipLocked }: Database) {
          where instance_id = ? and ((disabled_at is null and failing_since <= ?) or disabled_at >= ?)`,
         [instanceId, since, since])
       return rows
+    },
+
+    /** Whether `prune` has a delivery to delete (read first, as `anyDue`). */
+    *anyBefore(before: string): Plan<boolean> {
+      const { rows } = yield* statement('select 1 as old from webhook_deliveries where created_at < ? limit 1', [before])
+      return rows.length > 0
     },
 
     /** Deletes deliveries made before `before`, whatever their status (the log keeps 30 days, as the feed), with their attempts; answers how many deliveries. */
