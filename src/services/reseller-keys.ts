@@ -13,13 +13,22 @@ const TOUCH_EVERY_MS = 60_000
  * live key of a staff role (refused there, 403); null for no, an unknown or a revoked key (401).
  */
 export function resellerKeys(store: Store) {
+  /**
+   * When this node last wrote each key's last use. Every request in flight when a key's last
+   * use turns stale would otherwise write it, and under a reseller's polling at 50 connections
+   * that was 50 commits at once, each of which makes every node read its kept availability
+   * answers again (src/services/availability-answers.ts).
+   */
+  const touchedAtMs = new Map<string, number>()
   return {
     async identify(instanceRef: string, bearer: string, now: Temporal.Instant): Promise<Reseller | 'not-reseller' | null> {
       if (!API_KEY_PATTERN.test(bearer)) return null
       const key = await store.staff.findKey(instanceRef, sha256(bearer))
       if (!key || key.revoked_at !== null) return null
       if (key.role !== RESELLER_ROLE) return 'not-reseller'
-      if (key.last_used_at === null || now.epochMilliseconds - Date.parse(key.last_used_at) >= TOUCH_EVERY_MS) {
+      const lastUseMs = Math.max(key.last_used_at === null ? -Infinity : Date.parse(key.last_used_at), touchedAtMs.get(key.id) ?? -Infinity)
+      if (now.epochMilliseconds - lastUseMs >= TOUCH_EVERY_MS) {
+        touchedAtMs.set(key.id, now.epochMilliseconds)
         await store.write(() => store.staff.touchKey(instanceRef, key.id, toStoredInstant(now)))
       }
       return {
