@@ -13,11 +13,14 @@ import { PROJECT_ROOT } from '../../src/project-root.ts'
 
 const SECTION = 'A booking with curl'
 
-/** The code of the README section's one indented code block (Markdown's four-space indent). */
-function walkThrough(): string {
+/**
+ * The code blocks (Markdown's four-space indent) of the README section under `heading`, a
+ * `##` or `###` heading, up to the next heading of either level.
+ */
+export function readmeBlocks(heading: string): string[] {
   const readme = readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8')
-  const section = readme.split(/^## /m).find((part) => part.startsWith(`${SECTION}\n`))
-  assert.ok(section, `README.md has a section "## ${SECTION}"`)
+  const section = readme.split(/^#{2,3} /m).find((part) => part.startsWith(`${heading}\n`))
+  assert.ok(section, `README.md has a section "${heading}"`)
   const blocks: string[][] = []
   let block: string[] | null = null
   for (const line of section.split('\n')) {
@@ -30,12 +33,18 @@ function walkThrough(): string {
       block = null
     }
   }
-  assert.equal(blocks.length, 1, `the walk-through is one block, to paste at once; "${SECTION}" has ${blocks.length}`)
-  return blocks[0].join('\n').trimEnd()
+  return blocks.map((lines) => lines.join('\n').trimEnd())
 }
 
-async function runBash(script: string, env: Record<string, string>) {
-  const child = spawn('bash', ['-c', script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+/** The code of the README section's one code block. */
+function walkThrough(): string {
+  const blocks = readmeBlocks(SECTION)
+  assert.equal(blocks.length, 1, `the walk-through is one block, to paste at once; "${SECTION}" has ${blocks.length}`)
+  return blocks[0]
+}
+
+export async function runBash(script: string, env: Record<string, string>) {
+  const child = spawn('bash', ['-c', script], { cwd: PROJECT_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
   let stdout = ''
   let stderr = ''
   child.stdout.on('data', (chunk: Buffer) => { stdout += chunk })
