@@ -58,7 +58,7 @@ describe('the back office settings in Chromium', { skip: browserSkipReason(), ti
     await signInAs(page, 'manager')
     await follow(page.getByRole('link', { name: 'Settings' }))
     await page.getByRole('heading', { level: 1, name: /^Settings/ }).waitFor()
-    assert.deepEqual(await page.locator('main h2').allTextContents(), ['Notifications', 'Webhooks', 'API keys', 'Staff accounts', 'Email log'])
+    assert.deepEqual(await page.locator('main h2').allTextContents(), ['Notifications', 'Webhooks', 'API keys', 'Reseller keys', 'Staff accounts', 'Email log'])
     await assertAccessible(page, 'settings index')
     await screenshot(page, 'back-office-settings')
 

@@ -183,12 +183,24 @@ export function BookingDetailView({ code }: { code: string }) {
               <div>
                 <dt>Price</dt>
                 <dd>
-                  {isOneOf(OWES_ITS_TOTAL, booking.status)
+                  {booking.reseller
+                    ? `${formats.price(booking.price.total)} total, paid via ${booking.reseller.name ?? 'the reseller'}: nothing due on arrival`
+                    : isOneOf(OWES_ITS_TOTAL, booking.status)
                     ? `${formats.price(booking.price.due_on_arrival)} due on arrival`
                     : `${formats.price(booking.price.total)} total, nothing due${booking.cancellation && booking.cancellation.fee > 0 ? ' but the cancellation fee' : ''}`}
                   {booking.price.discount > 0 && ` · ${formats.price(booking.price.discount)} off${booking.promo_code ? ` with ${booking.promo_code}` : ''}`}
                 </dd>
               </div>
+              {booking.reseller && (
+                <div>
+                  <dt>Reseller</dt>
+                  <dd>
+                    {booking.reseller.name ?? booking.reseller.key_id}
+                    {booking.reseller.reference && <> · ref. <span class="code">{booking.reseller.reference}</span></>}
+                    {` · ${booking.reseller.commission_percent}% commission · net ${formats.price(booking.reseller.net)} owed by the reseller`}
+                  </dd>
+                </div>
+              )}
               <div>
                 <dt>Contact</dt>
                 <dd>

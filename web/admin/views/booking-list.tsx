@@ -6,18 +6,21 @@ import { bookingPath, STATUS_NAMES, StatusBadge, useTours } from './booking-shar
 import type { BookingRecord, BookingStatus } from './booking-types.ts'
 import { guestsInWords } from './unit-fields.tsx'
 
-interface Filters { q: string, from: string, to: string, tour: string, status: string }
+interface Filters { q: string, from: string, to: string, tour: string, status: string, channel: string }
 interface Page { bookings: BookingRecord[], next_cursor: string | null }
 
 const PAGE_SIZE = 50
 const LISTED_STATUSES: BookingStatus[] = ['requested', 'confirmed', 'completed', 'no_show', 'cancelled', 'declined', 'held']
+/** Where a booking came from, by the API's channel names (src/schemas/admin/booking.ts, BOOKING_CHANNELS). */
+const CHANNEL_NAMES: Record<BookingRecord['channel'], string> = { web: 'Booking page or API', staff: 'Taken by staff', octo: 'Resellers (OCTo)' }
+const NO_FILTERS: Filters = { q: '', from: '', to: '', tour: '', status: '', channel: '' }
 
 /** The filters last searched with, so coming back from a booking shows the same list. */
 let remembered: Filters | null = null
 
 function queryOf(filters: Filters, cursor: string | null): string {
   const params = new URLSearchParams({ limit: String(PAGE_SIZE) })
-  for (const key of ['q', 'from', 'to', 'tour', 'status'] as const) {
+  for (const key of ['q', 'from', 'to', 'tour', 'status', 'channel'] as const) {
     const value = filters[key].trim()
     if (value) params.set(key, value)
   }
@@ -30,7 +33,7 @@ export function BookingList() {
   const { api, formats, may, announce } = useOffice()
   const tours = useTours()
   const today = formats.operatorDate(new Date().toISOString())
-  const [filters, setFilters] = useState<Filters>(() => remembered ?? { q: '', from: today, to: '', tour: '', status: '' })
+  const [filters, setFilters] = useState<Filters>(() => remembered ?? { ...NO_FILTERS, from: today })
   const [draft, setDraft] = useState<Filters>(filters)
   const searched = useRef(false)
   const [state, reload] = useLoad(() => api.get<Page>(`/bookings?${queryOf(filters, null)}`), [JSON.stringify(filters)])
@@ -118,10 +121,17 @@ export function BookingList() {
             {LISTED_STATUSES.map((s) => <option key={s} value={s}>{STATUS_NAMES[s]}</option>)}
           </select>
         </div>
+        <div>
+          <label for="booking-channel">Channel</label>
+          <select id="booking-channel" value={draft.channel} onChange={set('channel')}>
+            <option value="">Every channel</option>
+            {Object.entries(CHANNEL_NAMES).map(([channel, name]) => <option key={channel} value={channel}>{name}</option>)}
+          </select>
+        </div>
         <div class="actions filter-actions">
           <button type="submit" class="button">Search</button>
           <button type="button" class="button quiet" onClick={() => {
-            const cleared = { q: '', from: '', to: '', tour: '', status: '' }
+            const cleared = NO_FILTERS
             setDraft(cleared)
             search(cleared)
           }}>Clear</button>
@@ -147,6 +157,7 @@ export function BookingList() {
                   {guestsInWords(b)} · {formats.price(b.price.total)}
                   {b.contact && <>{b.contact.email && ` · ${b.contact.email}`}{b.contact.phone && ` · ${b.contact.phone}`}</>}
                 </p>
+                {b.reseller && <p>Sold by {b.reseller.name ?? 'a reseller'}{b.reseller.reference && <> (ref. <span class="code">{b.reseller.reference}</span>)</>} · net {formats.price(b.reseller.net)}</p>}
                 {b.quarantined && <p class="badge" data-tone="warn">Quarantined (spam decoy)</p>}
               </li>
             ))}

@@ -119,7 +119,9 @@ export function ManifestView({ path }: { path: string }) {
                     {entry.addons.length > 0 && <p>Add-ons: {formats.list(entry.addons.map((a) => `${a.quantity} × ${a.name}`))}</p>}
                     {entry.phone && <p><a class="tel" href={`tel:${entry.phone}`}>Call {entry.phone}</a></p>}
                     {entry.note && <p class="note"><strong>Note:</strong> {entry.note}</p>}
-                    {entry.status === 'no_show'
+                    {entry.reseller
+                      ? <p>Nothing to collect: <strong>paid via {entry.reseller.name ?? 'a reseller'}</strong></p>
+                      : entry.status === 'no_show'
                       ? <p>Nothing due on arrival: not attended</p>
                       : <p>Due on arrival: <strong>{formats.price(entry.due_on_arrival)}</strong></p>}
                     {actions.length > 0 && (

@@ -18,7 +18,9 @@ interface ApiKey {
 /** API keys for integrations: made with a name and a role, the secret shown once; revoked at once. */
 export function ApiKeysSettings() {
   const { api, formats, announce } = useOffice()
-  const [state, reload] = useLoad(() => api.get<{ api_keys: ApiKey[] }>('/api-keys?limit=200').then((b) => b.api_keys), [])
+  // Reseller keys have a page of their own (settings-reseller-keys.tsx).
+  const [state, reload] = useLoad(() => api.get<{ api_keys: Array<ApiKey | { role: 'reseller' }> }>('/api-keys?limit=200')
+    .then((b) => b.api_keys.filter((k): k is ApiKey => k.role !== 'reseller')), [])
   const [made, setMade] = useState<{ key: ApiKey, secret: string } | null>(null)
   const [busy, setBusy] = useState<string | null>(null)
   const [failure, setFailure] = useState<{ id: string, text: string } | null>(null)

@@ -5,6 +5,7 @@ import { ApiKeysSettings } from './settings-api-keys.tsx'
 import { EmailStatusLine } from './settings-email-status.tsx'
 import { EmailLog } from './settings-emails.tsx'
 import { NotificationSettings } from './settings-notifications.tsx'
+import { ResellerKeysSettings } from './settings-reseller-keys.tsx'
 import { StaffSettings } from './settings-staff.tsx'
 import { WebhookDetail, WebhookSettings } from './settings-webhooks.tsx'
 import './settings.css'
@@ -16,6 +17,7 @@ const SECTIONS: Section[] = [
   { path: 'notifications', title: 'Notifications', about: 'Who gets the operator’s emails, the sender, guest reminders and how long requests wait.', permission: 'catalog.manage' },
   { path: 'webhooks', title: 'Webhooks', about: 'Send booking and departure events to other systems; see each delivery, test and replay.', permission: 'access.manage' },
   { path: 'api-keys', title: 'API keys', about: 'Keys for integrations that use the operator API.', permission: 'access.manage' },
+  { path: 'reseller-keys', title: 'Reseller keys', about: 'Keys for resellers that book your tours through the OCTo API, with their tours and commission.', permission: 'access.manage' },
   { path: 'staff', title: 'Staff accounts', about: 'Who can sign in to the back office, and with which role.', permission: 'access.manage' },
   { path: 'emails', title: 'Email log', about: 'Every email sent to guests and to you, and whether it went out.', permission: 'access.manage' },
 ]
@@ -36,6 +38,7 @@ function SettingsPage({ path }: { path: string }) {
     case 'notifications': return <NotificationSettings />
     case 'webhooks': return <WebhookSettings />
     case 'api-keys': return <ApiKeysSettings />
+    case 'reseller-keys': return <ResellerKeysSettings />
     case 'staff': return <StaffSettings />
     default: return <EmailLog />
   }
