@@ -2,7 +2,10 @@
  * `npx tsx bench/profile.ts [scenario] [--db sqlite|postgres] [--seconds N] [--connections N]`:
  * drives one bench scenario (default hold-release) against the service (on SQLite unless
  * told) started with `node --cpu-prof`, then prints where the service's CPU time went. The .cpuprofile is
- * kept under test-output/bench/profiles/ for Chrome DevTools or speedscope.
+ * kept under test-output/bench/profiles/ for Chrome DevTools or speedscope. It also prints the
+ * service's CPU time (user + system) per request served and at its first answer: on a shared
+ * machine req/s says as much about the neighbours as about the service; CPU time per request
+ * does not.
  */
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import os from 'node:os'
@@ -12,10 +15,11 @@ import { Temporal } from 'temporal-polyfill'
 import { todayIn } from '../src/domain/instant-format.ts'
 import { openStore } from '../src/store/store.ts'
 import { BENCH_TIME_ZONE, writeBenchCatalog } from './catalog.ts'
-import { summarizeProfile, type CpuProfile, type TimeShare } from './cpu-profile-summary.ts'
+import { bundleModules, summarizeProfile, type CpuProfile, type TimeShare } from './cpu-profile-summary.ts'
 import { postgresDatabase, sqliteDatabase } from './databases.ts'
 import { measureLoad } from './load.ts'
 import { ROOT } from './node-process.ts'
+import { readProcessCpuMs } from './process-cpu.ts'
 import { scenarios } from './scenarios.ts'
 import { seedBookings } from './seed.ts'
 import { startService } from './service.ts'
@@ -47,10 +51,16 @@ try {
     logDir: workDir,
     nodeArgs: ['--cpu-prof', '--cpu-prof-dir', profileDir],
   })
+  const startCpuMs = readProcessCpuMs(service.pid)
   let figures
+  let loadCpuMs: number | null
   try {
     const connections = Number(args.connections)
-    figures = await measureLoad({ ...await scenario.traffic(service.baseUrl, connections), connections, durationSeconds: Number(args.seconds), warmupSeconds: 0 })
+    const traffic = await scenario.traffic(service.baseUrl, connections)
+    const before = readProcessCpuMs(service.pid)
+    figures = await measureLoad({ ...traffic, connections, durationSeconds: Number(args.seconds), warmupSeconds: 0 })
+    const after = readProcessCpuMs(service.pid)
+    loadCpuMs = before === null || after === null ? null : after - before
   } finally {
     await service.stop()
   }
@@ -59,10 +69,12 @@ try {
   mkdirSync(keptDir, { recursive: true })
   const kept = join(keptDir, `${name}-${Date.now()}.cpuprofile`)
   copyFileSync(join(profileDir, file), kept)
-  const summary = summarizeProfile(JSON.parse(readFileSync(kept, 'utf8')) as CpuProfile)
+  const summary = summarizeProfile(JSON.parse(readFileSync(kept, 'utf8')) as CpuProfile, 20, { file: '/dist/server.js', modules: bundleModules(join(ROOT, 'dist/server.js')) })
   const rows = (shares: TimeShare[]) => shares.map((s) => `  ${(100 * s.share).toFixed(1).padStart(5)} %  ${s.ms.toFixed(0).padStart(7)} ms  ${s.name}`)
   summaryLines = [
     `${scenario.request}: ${figures.requestsPerSecond.toFixed(0)} req/s, p50 ${figures.latencyMs.p50} ms, p99 ${figures.latencyMs.p99} ms, ${figures.errors} errors`,
+    `cold start: first answer ${service.coldStartMs.toFixed(0)} ms after spawn, ${startCpuMs === null ? '?' : startCpuMs.toFixed(0)} ms of CPU by then (with --cpu-prof)`,
+    `service CPU under load: ${loadCpuMs === null ? '?' : `${loadCpuMs.toFixed(0)} ms for ${figures.requests} requests, ${(1000 * loadCpuMs / figures.requests).toFixed(0)} µs per request`}`,
     `service CPU profile: ${(summary.totalMs / 1000).toFixed(1)} s sampled (start-up and shutdown included), kept at ${kept}`,
     'self time by area:',
     ...rows(summary.byArea),
@@ -70,6 +82,8 @@ try {
     ...rows(summary.byFunction),
     'time with a function of src/ on the stack:',
     ...rows(summary.inclusiveOurs),
+    'time with an area on the stack:',
+    ...rows(summary.inclusiveByArea),
   ]
 } finally {
   await database.drop()

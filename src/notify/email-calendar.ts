@@ -1,4 +1,5 @@
 import ical, { ICalAttendeeRole, ICalAttendeeStatus, ICalCalendarMethod, ICalEventStatus } from 'ical-generator'
+import { calendarFile } from './calendar-file.ts'
 import { partyFacts, type BookingFacts } from './email-facts.ts'
 import type { EmailLanguage } from './email-language.ts'
 import type { BookingRecord } from '../domain/booking.ts'
@@ -47,5 +48,5 @@ export function bookingCalendar(row: BookingRecord, facts: BookingFacts, languag
     organizer: { name: organizer.name, email: organizer.address },
     attendees: guest ? [{ email: guest, name: facts.name || null, role: ICalAttendeeRole.REQ, status: ICalAttendeeStatus.ACCEPTED, rsvp: false }] : [],
   })
-  return { method: cancelled ? 'CANCEL' : 'REQUEST', content: calendar.toString() }
+  return { method: cancelled ? 'CANCEL' : 'REQUEST', content: calendarFile(calendar) }
 }
