@@ -1,7 +1,8 @@
 /**
  * `npx tsx bench/profile.ts [scenario] [--db sqlite|postgres] [--seconds N] [--connections N]`:
  * drives one bench scenario (default hold-release) against the service (on SQLite unless
- * told) started with `node --cpu-prof`, then prints where the service's CPU time went. The .cpuprofile is
+ * told) started with `node --cpu-prof`, then prints where the service's CPU time went (`--seconds 0`:
+ * no load, the start-up alone, as the bench's cold start measures it). The .cpuprofile is
  * kept under test-output/bench/profiles/ for Chrome DevTools or speedscope. It also prints the
  * service's CPU time (user + system) per request served and at its first answer: on a shared
  * machine req/s says as much about the neighbours as about the service; CPU time per request
@@ -52,15 +53,17 @@ try {
     nodeArgs: ['--cpu-prof', '--cpu-prof-dir', profileDir],
   })
   const startCpuMs = readProcessCpuMs(service.pid)
-  let figures
-  let loadCpuMs: number | null
+  let figures = null
+  let loadCpuMs: number | null = null
   try {
     const connections = Number(args.connections)
-    const traffic = await scenario.traffic(service.baseUrl, connections)
-    const before = readProcessCpuMs(service.pid)
-    figures = await measureLoad({ ...traffic, connections, durationSeconds: Number(args.seconds), warmupSeconds: 0 })
-    const after = readProcessCpuMs(service.pid)
-    loadCpuMs = before === null || after === null ? null : after - before
+    if (Number(args.seconds) > 0) {
+      const traffic = await scenario.traffic(service.baseUrl, connections)
+      const before = readProcessCpuMs(service.pid)
+      figures = await measureLoad({ ...traffic, connections, durationSeconds: Number(args.seconds), warmupSeconds: 0 })
+      const after = readProcessCpuMs(service.pid)
+      loadCpuMs = before === null || after === null ? null : after - before
+    }
   } finally {
     await service.stop()
   }
@@ -72,9 +75,11 @@ try {
   const summary = summarizeProfile(JSON.parse(readFileSync(kept, 'utf8')) as CpuProfile, 20, { file: '/dist/server.js', modules: bundleModules(join(ROOT, 'dist/server.js')) })
   const rows = (shares: TimeShare[]) => shares.map((s) => `  ${(100 * s.share).toFixed(1).padStart(5)} %  ${s.ms.toFixed(0).padStart(7)} ms  ${s.name}`)
   summaryLines = [
-    `${scenario.request}: ${figures.requestsPerSecond.toFixed(0)} req/s, p50 ${figures.latencyMs.p50} ms, p99 ${figures.latencyMs.p99} ms, ${figures.errors} errors`,
+    ...figures === null ? [] : [
+      `${scenario.request}: ${figures.requestsPerSecond.toFixed(0)} req/s, p50 ${figures.latencyMs.p50} ms, p99 ${figures.latencyMs.p99} ms, ${figures.errors} errors`,
+      `service CPU under load: ${loadCpuMs === null ? '?' : `${loadCpuMs.toFixed(0)} ms for ${figures.requests} requests, ${(1000 * loadCpuMs / figures.requests).toFixed(0)} µs per request`}`,
+    ],
     `cold start: first answer ${service.coldStartMs.toFixed(0)} ms after spawn, ${startCpuMs === null ? '?' : startCpuMs.toFixed(0)} ms of CPU by then (with --cpu-prof)`,
-    `service CPU under load: ${loadCpuMs === null ? '?' : `${loadCpuMs.toFixed(0)} ms for ${figures.requests} requests, ${(1000 * loadCpuMs / figures.requests).toFixed(0)} µs per request`}`,
     `service CPU profile: ${(summary.totalMs / 1000).toFixed(1)} s sampled (start-up and shutdown included), kept at ${kept}`,
     'self time by area:',
     ...rows(summary.byArea),
