@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify'
 
 /** The capabilities this supplier applies when asked (docs/resellers.md, "Capabilities"). */
-export const SUPPORTED_CAPABILITIES = ['octo/pricing'] as const
+export const SUPPORTED_CAPABILITIES = ['octo/pricing', 'octo/content'] as const
 export type Capability = typeof SUPPORTED_CAPABILITIES[number]
 
 /** The supported capabilities the request's Octo-Capabilities header names, in our order; unknown ones are ignored, as OCTo says. */

@@ -1,22 +1,24 @@
 import type { Option, Pricing, Product, Supplier, Unit } from '@octocloud/types'
 import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 import { netOf } from '../domain/reseller-terms.ts'
+import { defaultLanguageOf } from '../domain/translation.ts'
 import { unitsOf, type TourUnit } from '../domain/units.ts'
 import type { CatalogTour } from '../schemas/catalog.ts'
 import type { Reseller } from '../services/reseller-bookings.ts'
+import { contentOf } from './content-view.ts'
 
 /** OCTo's one option per product (docs/resellers.md, "Mapping"): tourdesk tours have no options. */
 export const OPTION_ID = 'DEFAULT'
-/** OCTo content is not translated yet (docs/resellers.md, docs/languages.md): every text is the catalog's own field, said to be in English. */
-export const DEFAULT_LOCALE = 'en'
 /** What confirm needs of the contact: a name (fullName, or firstName and lastName) and an email address. */
 const REQUIRED_CONTACT_FIELDS = ['firstName', 'lastName', 'emailAddress'] as Option['requiredContactFields']
 
-/** How an answer is written: the caller's terms, and whether it asked for octo/pricing. */
+/** How an answer is written: the caller's terms, and the capabilities it asked for. */
 export interface OctoView {
   catalog: InstanceCatalog
   reseller: Reseller
   pricing: boolean
+  /** With octo/content, the language of its texts (one of the instance's, from Accept-Language); else null. */
+  contentLanguage: string | null
 }
 
 /** The minor units of a currency, as OCTo's currencyPrecision. */
@@ -90,7 +92,8 @@ export function productOf(view: OctoView, tour: CatalogTour): Product {
     id: tour.id,
     internalName: tour.title,
     reference: null,
-    locale: DEFAULT_LOCALE,
+    // Names without octo/content are the catalog's own, in the instance's default language.
+    locale: view.contentLanguage ?? defaultLanguageOf(instance),
     timeZone: instance.timezone,
     allowFreesale: false,
     instantConfirmation: tour.confirmation === 'instant',
@@ -102,6 +105,7 @@ export function productOf(view: OctoView, tour: CatalogTour): Product {
     redemptionMethod: 'MANIFEST' as Product['redemptionMethod'],
     options: [optionOf(view, tour)],
     ...view.pricing ? { defaultCurrency: instance.currency, availableCurrencies: [instance.currency], pricingPer: 'UNIT' as Product['pricingPer'] } : {},
+    ...view.contentLanguage !== null ? contentOf(tour, view.contentLanguage) : {},
   }
 }
 

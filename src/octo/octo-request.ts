@@ -1,4 +1,6 @@
 import type { FastifyRequest } from 'fastify'
+import { negotiateLanguage } from '../domain/language-negotiation.ts'
+import { languagesOf } from '../domain/translation.ts'
 import type { Reseller } from '../services/reseller-bookings.ts'
 import { requestedCapabilities } from './capabilities.ts'
 import type { OctoView } from './catalog-view.ts'
@@ -25,6 +27,15 @@ export async function requireReseller(request: FastifyRequest): Promise<void> {
 
 /** How this request's answers are written: the caller's terms and the capabilities it asked for. */
 export function octoView(request: FastifyRequest): OctoView {
-  return { catalog: request.catalog, reseller: request.reseller!, pricing: requestedCapabilities(request).includes('octo/pricing') }
+  const capabilities = requestedCapabilities(request)
+  return {
+    catalog: request.catalog, reseller: request.reseller!, pricing: capabilities.includes('octo/pricing'),
+    contentLanguage: capabilities.includes('octo/content') ? contentLanguageOf(request) : null,
+  }
+}
+
+/** The instance's language an octo/content answer is written in: the best Accept-Language asks for, else the default (src/domain/language-negotiation.ts). */
+export function contentLanguageOf(request: FastifyRequest): string {
+  return negotiateLanguage(languagesOf(request.catalog.instance), { acceptLanguage: request.headers['accept-language'] })
 }
 

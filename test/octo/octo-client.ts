@@ -65,8 +65,8 @@ export interface OctoResponse { status: number, headers: Headers, body: any }
 export class OctoClient {
   constructor(readonly service: TestService, readonly prefix: string, readonly key: string | null, readonly capabilities = 'octo/pricing') {}
 
-  async request(method: string, path: string, specPath: string, body?: unknown): Promise<OctoResponse> {
-    const headers: Record<string, string> = { 'octo-capabilities': this.capabilities }
+  async request(method: string, path: string, specPath: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<OctoResponse> {
+    const headers: Record<string, string> = { 'octo-capabilities': this.capabilities, ...extraHeaders }
     if (this.key !== null) headers.authorization = `Bearer ${this.key}`
     if (body !== undefined) headers['content-type'] = 'application/json'
     const response = await fetch(`${this.service.origin}/octo/${this.prefix}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
