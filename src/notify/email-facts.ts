@@ -3,9 +3,10 @@ import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 import { cancellationFee, cancellationSteps } from '../domain/cancellation.ts'
 import { isOneOf, LIVE_CHECKED_OUT, OWES_ITS_TOTAL } from '../schemas/booking-status.ts'
 import { addonLinesOf, policyOf, unitLinesOf, type BookingRecord } from '../domain/booking.ts'
+import { languageOfBooking } from '../domain/booking-language.ts'
 import { bookedName, tourTexts } from '../domain/translation.ts'
 import { describeUnits, onlyImplicitUnit, type UnitLine } from '../domain/units.ts'
-import { localStart, money, percent, type EmailLanguage } from './email-language.ts'
+import { languageName, localStart, money, percent, type EmailLanguage } from './email-language.ts'
 import type { EmailTexts } from './email-texts/en.ts'
 
 /** What a booking's messages say about it, in the operator's zone and the email's language. */
@@ -13,6 +14,8 @@ export interface BookingFacts {
   code: string
   tour: string
   start: string
+  /** The language it is guided in, named in the email's ("Portuguese"); null when its tour is guided in one language only, so there was nothing to choose. */
+  guidedIn: string | null
   meetingPoint: string | null
   party: number
   /**
@@ -50,6 +53,7 @@ export function bookingFacts(row: BookingRecord, catalog: InstanceCatalog, langu
     code: row.code ?? '',
     tour: texts?.title ?? row.tour_id,
     start: localStart(row.start_at, catalog.instance.timezone, language),
+    guidedIn: tour && tour.languages.length > 1 ? languageName(languageOfBooking(row, tour, catalog.instance), language) : null,
     meetingPoint: tour && texts ? `${texts.meeting_point.name}, ${tour.meeting_point.address}` : null,
     party: row.party,
     // An event recorded before migration 025 (src/store/migrations/price-categories.ts) carries no units: its party is all there was.

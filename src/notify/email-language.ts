@@ -68,6 +68,7 @@ const dateFormats = new Map<string, Intl.DateTimeFormat>()
 const zoneFormats = new Map<string, Intl.DateTimeFormat>()
 const moneyFormats = new Map<string, Intl.NumberFormat>()
 const percentFormats = new Map<string, Intl.NumberFormat>()
+const languageNames = new Map<string, Intl.DisplayNames>()
 
 function formatOf(formats: Map<string, Intl.DateTimeFormat>, locale: string, timeZone: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
   const key = `${locale}|${timeZone}`
@@ -118,6 +119,16 @@ export function percent(value: number, language: EmailLanguage): string {
     percentFormats.set(language.locale, format)
   }
   return format.format(value / 100)
+}
+
+/** A language's name in the email's language: "Portuguese", "português". */
+export function languageName(tag: string, language: EmailLanguage): string {
+  let names = languageNames.get(language.locale)
+  if (!names) {
+    names = new Intl.DisplayNames(language.locale, { type: 'language', fallback: 'code' })
+    languageNames.set(language.locale, names)
+  }
+  return names.of(tag) ?? tag
 }
 
 /** Whether two languages write an email's facts alike: the same words, locale and catalog texts. */

@@ -38,6 +38,7 @@ export const subjectOf = (what: string, facts: BookingFacts) => `${what}: ${fact
 export function factsBlock(facts: BookingFacts, texts: EmailTexts): Block {
   const words = texts.facts
   const rows: Array<[string, string]> = [[words.booking, facts.code], [words.tour, facts.tour], [words.when, facts.start]]
+  if (facts.guidedIn) rows.push([words.guidedIn, facts.guidedIn])
   if (facts.meetingPoint) rows.push([words.meetingPoint, facts.meetingPoint])
   rows.push(...partyFacts(facts, texts))
   for (const addon of facts.addons) rows.push([words.addon, addon])

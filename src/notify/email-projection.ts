@@ -45,8 +45,8 @@ export interface Projected {
   links: ActionLink[]
 }
 
-/** A booking change only these fields make is news to the guest: where, when, who and what. */
-const GUEST_VISIBLE_CHANGES = new Set(['tour_id', 'start_at', 'party', 'units', 'addons', 'total', 'contact_name', 'contact_email'])
+/** A booking change only these fields make is news to the guest: where, when, who, what, and the language it is guided in. */
+const GUEST_VISIBLE_CHANGES = new Set(['tour_id', 'start_at', 'party', 'units', 'addons', 'total', 'contact_name', 'contact_email', 'language'])
 
 export const hashActionToken = (token: string) => createHash('sha256').update(token).digest('hex')
 

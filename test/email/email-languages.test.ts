@@ -66,14 +66,14 @@ test('an instance whose default language is Portuguese writes its guests’ emai
   const when = `${lisbonMoment(ALFAMA_FRI, 'pt-PT')} (Hora da Europa Ocidental)`
   assert.equal(confirmed.subject, `Reserva confirmada: Alfama & Mouraria Walking Tour · ${when} · ${booking.code}`)
   const text = spaced(confirmed.text!)
-  for (const line of ['Olá Ana Silva,', 'A sua reserva está confirmada.', `Quando: ${when}`, 'Grupo: 2', 'Extra: Ginjinha tasting × 2 (7,00 €)', 'Cancelar custa:', 'Não comparecer: 100% do total,']) {
+  for (const line of ['Olá Ana Silva,', 'A sua reserva está confirmada.', `Quando: ${when}\nIdioma do guia: português\n`, 'Grupo: 2', 'Extra: Ginjinha tasting × 2 (7,00 €)', 'Cancelar custa:', 'Não comparecer: 100% do total,']) {
     assert.ok(text.includes(line), `${line} in:\n${text}`)
   }
   assert.ok(!/Booking|Party|Fri|Jun/.test(text), `no English word left:\n${text}`)
   assert.match(String(confirmed.html), /^<!doctype html><html lang="pt">/)
   assert.ok(String(confirmed.html).includes('<th align="left" style="padding-right:12px">Ponto de encontro</th>'), String(confirmed.html))
   const event = calendarEvent(confirmed)
-  assert.ok(spaced(String(event.description)).startsWith(`Reserva ${booking.code}\nGrupo: 2\nExtra: Ginjinha tasting × 2 (7,00 €)`), String(event.description))
+  assert.ok(spaced(String(event.description)).startsWith(`Reserva ${booking.code}\nIdioma do guia: português\nGrupo: 2\nExtra: Ginjinha tasting × 2 (7,00 €)`), String(event.description))
 
   const alert = mailTo(sink, OPERATOR)
   assert.ok(alert.subject!.startsWith('New booking: Alfama & Mouraria Walking Tour · Fri, 5 Jun 2026, 09:30 (Lisbon time)'), alert.subject)
@@ -103,7 +103,7 @@ test('a booking guided in Portuguese is confirmed in Portuguese (subject, text, 
   const portuguese = mailTo(sink, GUEST.email)
   const quando = `${lisbonMoment(SAIL_FRI, 'pt-PT')} (Hora da Europa Ocidental)`
   assert.equal(portuguese.subject, `Reserva confirmada: Passeio de veleiro ao pôr do sol no Tejo · ${quando} · ${pt.booking.code}`)
-  const facts = `Reserva: ${pt.booking.code}\nPasseio: Passeio de veleiro ao pôr do sol no Tejo\nQuando: ${quando}\n`
+  const facts = `Reserva: ${pt.booking.code}\nPasseio: Passeio de veleiro ao pôr do sol no Tejo\nQuando: ${quando}\nIdioma do guia: português\n`
     + 'Ponto de encontro: Doca de Santo Amaro, pontão B, Doca de Santo Amaro, 1350-353 Lisboa, Portugal\n'
     + 'Grupo: 2 Adulto, 1 Criança, 1 Infant\nBilhete: Adulto × 2 (130,00 €)\nBilhete: Criança × 1 (35,00 €)\nBilhete: Infant × 1 (grátis)\n'
     + 'Extra: Copo de vinho verde × 2 (12,00 €)\nTotal, a pagar à chegada: 177,00 €'
@@ -117,13 +117,13 @@ test('a booking guided in Portuguese is confirmed in Portuguese (subject, text, 
   const event = calendarEvent(portuguese)
   assert.equal(event.summary, 'Passeio de veleiro ao pôr do sol no Tejo (Alfama & Tejo Tours)')
   assert.equal(event.location, 'Doca de Santo Amaro, pontão B, Doca de Santo Amaro, 1350-353 Lisboa, Portugal')
-  assert.ok(spaced(String(event.description)).startsWith(`Reserva ${pt.booking.code}\nGrupo: 2 Adulto, 1 Criança, 1 Infant\nBilhete: Adulto × 2 (130,00 €)\n`), String(event.description))
+  assert.ok(spaced(String(event.description)).startsWith(`Reserva ${pt.booking.code}\nIdioma do guia: português\nGrupo: 2 Adulto, 1 Criança, 1 Infant\nBilhete: Adulto × 2 (130,00 €)\n`), String(event.description))
   assert.match(String(event.description), /\nGerir: http:\/\/127\.0\.0\.1:\d+\/book\/lisbon\/manage#/)
 
   const english = mailTo(sink, other.email)
   assert.equal(english.subject, `Booking confirmed: Tagus Sunset Sail · Fri, 5 Jun 2026, 17:30 (Lisbon time) · ${en.booking.code}`)
   assert.ok(english.text!.startsWith('Hello Jane Doe,\n\nYour booking is confirmed.'), english.text)
-  assert.ok(english.text!.includes('Meeting point: Doca de Santo Amaro marina, pontoon B, Doca de Santo Amaro, 1350-353 Lisboa, Portugal\n'
+  assert.ok(english.text!.includes('Guided in: English\nMeeting point: Doca de Santo Amaro marina, pontoon B, Doca de Santo Amaro, 1350-353 Lisboa, Portugal\n'
     + 'Party: 2 Adult, 1 Child, 1 Infant\nTicket: Adult × 2 (€130.00)\n'), english.text)
   assert.match(String(english.html), /^<!doctype html><html lang="en">/)
   assert.equal(calendarEvent(english).summary, 'Tagus Sunset Sail (Alfama & Tejo Tours)')
@@ -131,6 +131,8 @@ test('a booking guided in Portuguese is confirmed in Portuguese (subject, text, 
   const alerts = sink.messages.filter((m) => to(m) === OPERATOR)
   assert.deepEqual(alerts.map((m) => m.subject).sort(), [pt, en].map(({ booking }) => `New booking: Tagus Sunset Sail · Fri, 5 Jun 2026, 17:30 (Lisbon time) · ${booking.code}`).sort())
   for (const alert of alerts) assert.ok(alert.text!.includes('Party: 2 Adult, 1 Child, 1 Infant\nTicket: Adult × 2 (€130.00)\n'), alert.text)
+  const alertOfPt = alerts.find((m) => m.subject!.endsWith(pt.booking.code))!
+  assert.ok(alertOfPt.text!.includes('Guided in: Portuguese\n'), `the operator reads the guide's language in English: ${alertOfPt.text}`)
 
 
   // Sent again by staff, the confirmation is made as the first was: in the booking's language.
@@ -149,7 +151,7 @@ test('a booking guided in a language the instance does not read in (the sail’s
   await deliverEmails(service)
   const confirmed = mailTo(sink, GUEST.email)
   assert.equal(confirmed.subject, `Booking confirmed: Tagus Sunset Sail · Fri, 5 Jun 2026, 17:30 (Lisbon time) · ${french.booking.code}`)
-  assert.ok(confirmed.text!.includes('Meeting point: Doca de Santo Amaro marina, pontoon B'), confirmed.text)
+  assert.ok(confirmed.text!.includes('Guided in: French\nMeeting point: Doca de Santo Amaro marina, pontoon B'), confirmed.text)
   assert.equal(calendarEvent(confirmed).summary, 'Tagus Sunset Sail (Alfama & Tejo Tours)')
 
   const key = await keyOf(service, 'staff')
@@ -176,4 +178,30 @@ test('a booking guided in a language the instance does not read in (the sail’s
   const cancelling = calendarEvent(javier[1])
   assert.equal(cancelling.summary, 'Paseo a pie por Alfama y Mouraria (Alfama & Tejo Tours)')
   assert.equal(cancelling.status, 'CANCELLED')
+})
+
+test('a change of the language alone is news to the guest, told in the new language; a tour guided in one language names none', async (t) => {
+  const catalog = demoCatalog()
+  const workshop = lisbonOf(catalog).tours.find((tour: { id: string }) => tour.id === 'pastel-de-nata-workshop')
+  workshop.languages = ['pt']
+  const { service, sink } = await withMail(t, catalog)
+  const { booking } = await guestBooking(service, { tour_id: 'alfama-walk', start: ALFAMA_FRI, party: 2, language: 'pt' }, GUEST)
+  await deliverEmails(service)
+  assert.ok(mailTo(sink, GUEST.email).text!.includes('Idioma do guia: português\n'))
+
+  const changed = await (await keyOf(service, 'staff')).patch(`/bookings/${booking.code}`, { language: 'es' })
+  assert.equal(changed.status, 200, changed.text)
+  await deliverEmails(service)
+  const told = sink.messages.filter((m) => to(m) === GUEST.email)
+  assert.equal(told.length, 2, told.map((m) => m.subject).join('\n'))
+  assert.ok(told[1].subject!.startsWith('Reserva modificada: Paseo a pie por Alfama y Mouraria · '), told[1].subject)
+  assert.ok(told[1].text!.includes('Idioma del guía: español\n'), told[1].text)
+  assert.ok(String(calendarEvent(told[1]).description).includes('Idioma del guía: español\n'))
+
+  const other = { ...GUEST, email: 'rui@example.pt' }
+  await guestBooking(service, { tour_id: 'pastel-de-nata-workshop', start: '2026-06-04T09:00:00Z', party: 1 }, other)
+  await deliverEmails(service)
+  const workshopMail = mailTo(sink, other.email)
+  assert.ok(workshopMail.subject!.startsWith('Pedido recebido: '), `guided in Portuguese only, it is booked in Portuguese: ${workshopMail.subject}`)
+  assert.ok(!workshopMail.text!.includes('Idioma do guia'), workshopMail.text)
 })

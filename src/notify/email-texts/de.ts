@@ -33,6 +33,7 @@ export const de: EmailTexts = {
     booking: 'Buchung',
     tour: 'Tour',
     when: 'Wann',
+    guidedIn: 'Sprache der Führung',
     meetingPoint: 'Treffpunkt',
     party: 'Gruppe',
     ticket: 'Ticket',

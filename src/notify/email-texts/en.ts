@@ -38,6 +38,8 @@ export const en = {
     booking: 'Booking',
     tour: 'Tour',
     when: 'When',
+    /** The language the booking is guided in, named by Intl ("Portuguese"), where its tour is guided in several. */
+    guidedIn: 'Guided in',
     meetingPoint: 'Meeting point',
     party: 'Party',
     ticket: 'Ticket',

@@ -33,6 +33,7 @@ export const es: EmailTexts = {
     booking: 'Reserva',
     tour: 'Excursión',
     when: 'Cuándo',
+    guidedIn: 'Idioma del guía',
     meetingPoint: 'Punto de encuentro',
     party: 'Grupo',
     ticket: 'Entrada',

@@ -33,6 +33,7 @@ export const fr: EmailTexts = {
     booking: 'Réservation',
     tour: 'Excursion',
     when: 'Quand',
+    guidedIn: 'Langue du guide',
     meetingPoint: 'Point de rendez-vous',
     party: 'Groupe',
     ticket: 'Billet',

@@ -33,6 +33,7 @@ export const pt: EmailTexts = {
     booking: 'Reserva',
     tour: 'Passeio',
     when: 'Quando',
+    guidedIn: 'Idioma do guia',
     meetingPoint: 'Ponto de encontro',
     party: 'Grupo',
     ticket: 'Bilhete',
