@@ -79,6 +79,7 @@ describe('the booking page in the guest\'s language, in Chromium', { skip: brows
     assert.equal(await page.getAttribute('#language-pt', 'lang'), 'pt')
     assert.deepEqual(await page.locator('.language-switch button').allTextContents(), ['English', 'Português', 'Español', 'Français', 'Deutsch'])
     assert.deepEqual(asked, ['pt'], 'the tours are asked in the page\'s language')
+    assert.equal(await page.locator('.tour-card [lang]').count(), 0, 'the tour texts came in Portuguese: nothing to mark')
     await assertAccessible(page, 'tour list in Portuguese')
     await screenshot(page, 'languages-1-list-pt')
 
@@ -87,6 +88,7 @@ describe('the booking page in the guest\'s language, in Chromium', { skip: brows
     await page.locator('h1').filter({ hasText: ALFAMA_PT.title }).waitFor()
     await page.locator('.policy').waitFor()
     assert.equal(await page.textContent('.description'), ALFAMA_PT.description)
+    assert.equal(await page.getAttribute('.description', 'lang'), null, 'in the page\'s own language: not marked')
     const facts = await page.textContent('.facts') ?? ''
     assert.match(facts, /Preço.*por pessoa/)
     assert.match(facts, /Duração2\shoras e 30\sminutos/)
@@ -183,6 +185,12 @@ describe('the booking page in the guest\'s language, in Chromium', { skip: brows
     assert.equal(await page.getAttribute('html', 'lang'), 'fr')
     assert.match(await page.textContent('.facts') ?? '', /Durée2\sheures et 30\sminutes/)
     assert.equal(await page.textContent('#book-title'), 'Réserver cette visite')
+    // The tour's texts came in English: marked so, for a screen reader to read them in English.
+    assert.equal(await page.getAttribute('h1', 'lang'), 'en')
+    assert.equal(await page.getAttribute('.summary', 'lang'), 'en')
+    assert.equal(await page.getAttribute('.description', 'lang'), 'en')
+    assert.equal(await page.getAttribute('.policy p', 'lang'), 'en')
+    assert.equal(await page.getAttribute('#book-title', 'lang'), null)
     await assertAccessible(page, 'tour in French')
 
     // The walk is not guided in French: the page names no language and the API picks the one it answered in.

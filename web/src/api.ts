@@ -18,6 +18,12 @@ export class ApiProblem extends Error {
   }
 }
 
+/** An answer's body and the language its catalog texts are in (`Content-Language`; null on a route that carries none). */
+export interface Answer<T> {
+  body: T
+  language: string | null
+}
+
 interface CallOptions {
   body?: unknown
   /** POST and DELETE /booking need the session's CSRF token. */
@@ -46,25 +52,30 @@ export class Api {
   }
 
   get<T>(path: string): Promise<T> {
+    return this.call<T>('GET', path).then((answer) => answer.body)
+  }
+
+  /** A read with the language its catalog texts came in, which may be the instance's default rather than the page's. */
+  getTexts<T>(path: string): Promise<Answer<T>> {
     return this.call<T>('GET', path)
   }
 
   post<T>(path: string, body: unknown, options: Omit<CallOptions, 'body'> = {}): Promise<T> {
-    return this.call<T>('POST', path, { ...options, body })
+    return this.call<T>('POST', path, { ...options, body }).then((answer) => answer.body)
   }
 
   delete<T>(path: string, options: Omit<CallOptions, 'body'> = {}): Promise<T> {
-    return this.call<T>('DELETE', path, options)
+    return this.call<T>('DELETE', path, options).then((answer) => answer.body)
   }
 
   private async ensureSession(): Promise<{ id: string, csrf: string }> {
     if (this.session) return this.session
-    const grant = await this.send<SessionGrant>('POST', '/session', {})
+    const grant = (await this.send<SessionGrant>('POST', '/session', {})).body
     this.session = { id: grant.session, csrf: grant.csrf_token }
     return this.session
   }
 
-  private async call<T>(method: string, path: string, options: CallOptions = {}): Promise<T> {
+  private async call<T>(method: string, path: string, options: CallOptions = {}): Promise<Answer<T>> {
     try {
       return await this.send<T>(method, path, options)
     } catch (err) {
@@ -77,7 +88,7 @@ export class Api {
     }
   }
 
-  private async send<T>(method: string, path: string, options: CallOptions): Promise<T> {
+  private async send<T>(method: string, path: string, options: CallOptions): Promise<Answer<T>> {
     // The catalog's texts in the page's own language where the instance has it; else the API
     // answers in its default language (docs/languages.md).
     const headers: Record<string, string> = { Accept: 'application/json', 'Accept-Language': this.language }
@@ -105,7 +116,7 @@ export class Api {
     this.learnClock(response)
     const text = await response.text()
     const parsed = text === '' ? null : safeJson(text)
-    if (response.ok) return parsed as T
+    if (response.ok) return { body: parsed as T, language: response.headers.get('Content-Language') }
     const problem = (parsed ?? {}) as Record<string, unknown>
     const { code, status, errors, type: _type, title: _title, detail: _detail, request_id: _id, ...details } = problem
     const retryAfter = response.headers.get('Retry-After')

@@ -74,6 +74,15 @@ export class Page {
     return this.language
   }
 
+  /**
+   * The `lang` to mark catalog texts with when they came in another language than the page's
+   * (the instance lacks the page's, and the API fell back to its default), so a screen reader
+   * reads them in theirs; null when they are in the page's own.
+   */
+  textLanguage(answered: string | null): string | null {
+    return answered && answered.toLowerCase().split('-')[0] !== this.language ? answered : null
+  }
+
   async start(): Promise<void> {
     document.documentElement.lang = this.language
     window.addEventListener('popstate', () => this.render(true))

@@ -3,11 +3,12 @@ import { explainError } from '../problems.ts'
 import { h, Message, replaceContent } from '../dom.ts'
 import type { Page } from '../page.ts'
 
-function tourCard(page: Page, tour: Tour): HTMLElement {
+/** One tour's card; `lang` marks its texts when they are not in the page's language. */
+function tourCard(page: Page, tour: Tour, lang: string | null): HTMLElement {
   const { formats, words } = page
   return h('li', { class: 'tour-card' },
-    h('h2', {}, h('a', { href: page.tourHref(tour.id), onclick: (event) => page.follow(event, page.tourHref(tour.id)) }, tour.title)),
-    h('p', {}, tour.summary),
+    h('h2', { lang }, h('a', { href: page.tourHref(tour.id), onclick: (event) => page.follow(event, page.tourHref(tour.id)) }, tour.title)),
+    h('p', { lang }, tour.summary),
     h('dl', { class: 'facts' },
       h('div', {}, h('dt', {}, words.tourList.from), h('dd', {}, words.perPerson(formats.price(tour.price.amount)))),
       h('div', {}, h('dt', {}, words.duration), h('dd', {}, formats.duration(tour.duration_minutes))),
@@ -28,8 +29,8 @@ export function renderTourList(page: Page, query: string): HTMLElement {
     problem.clear()
     status.textContent = words.loading
     try {
-      const answer = await page.api.get<TourList>(q ? `/tours?q=${encodeURIComponent(q)}` : '/tours')
-      replaceContent(list, answer.tours.map((tour) => tourCard(page, tour)))
+      const { body: answer, language } = await page.api.getTexts<TourList>(q ? `/tours?q=${encodeURIComponent(q)}` : '/tours')
+      replaceContent(list, answer.tours.map((tour) => tourCard(page, tour, page.textLanguage(language))))
       status.textContent = answer.total === 0 ? words.noMatch(q) : q ? words.matches(answer.total, q) : words.count(answer.total)
     } catch (err) {
       status.textContent = ''

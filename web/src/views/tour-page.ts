@@ -12,7 +12,8 @@ function fact(term: string, ...detail: (Node | string)[]): HTMLElement {
   return h('div', {}, h('dt', {}, term), h('dd', {}, ...detail))
 }
 
-function tourFacts(formats: Formats, tour: Tour): HTMLElement {
+/** The tour's facts; `lang` marks the catalog's words (the meeting point) when they are not in the page's language. */
+function tourFacts(formats: Formats, tour: Tour, lang: string | null): HTMLElement {
   const { words } = formats
   const point = tour.meeting_point
   return h('dl', { class: 'facts' },
@@ -25,13 +26,13 @@ function tourFacts(formats: Formats, tour: Tour): HTMLElement {
     fact(words.duration, formats.duration(tour.duration_minutes)),
     fact(words.languages, formats.languages(tour.languages)),
     fact(words.tour.groupSize, words.peopleRange(tour.party.min, tour.party.max)),
-    fact(words.meetingPoint, `${point.name}, ${point.address}`),
+    fact(words.meetingPoint, h('span', { lang }, `${point.name}, ${point.address}`)),
     fact(words.tour.confirmation, tour.confirmation === 'instant' ? words.tour.instant : words.tour.onRequest),
   )
 }
 
 /** The cancellation tiers as sentences: "Cancel 48 hours or more before the start: free of charge." */
-function policySection(formats: Formats, policies: Policies): HTMLElement {
+function policySection(formats: Formats, policies: Policies, lang: string | null): HTMLElement {
   const { cancellation, payment } = policies
   const words = formats.words.tour
   const tiers = [...cancellation.tiers].sort((a, b) => b.hours_before_start - a.hours_before_start)
@@ -46,7 +47,7 @@ function policySection(formats: Formats, policies: Policies): HTMLElement {
   items.push(h('li', {}, words.noShow(fee(cancellation.no_show_fee_percent))))
   return h('section', { class: 'policy', 'aria-labelledby': 'policy-title' },
     h('h2', { id: 'policy-title' }, words.policyTitle),
-    h('p', {}, cancellation.summary),
+    h('p', { lang }, cancellation.summary),
     h('ul', {}, items),
     h('p', {}, words.payOnArrival(formats.paymentMethods(payment.methods))),
   )
@@ -67,19 +68,21 @@ export function renderTourPage(page: Page, tourId: string, held: Booking | null)
 
   void (async () => {
     try {
-      const [tour, policies] = await Promise.all([
-        page.api.get<Tour>(`/tours/${encodeURIComponent(tourId)}`),
-        page.api.get<Policies>('/policies'),
+      const [{ body: tour, language }, policies] = await Promise.all([
+        page.api.getTexts<Tour>(`/tours/${encodeURIComponent(tourId)}`),
+        page.api.getTexts<Policies>('/policies'),
       ])
       if (disposed) return
+      const lang = page.textLanguage(language)
       title.textContent = tour.title
+      if (lang) title.setAttribute('lang', lang)
       document.title = `${tour.title} · ${page.operatorName}`
       section = new BookingSection(page, tour, held)
       body.append(
-        h('p', { class: 'summary' }, tour.summary),
-        tourFacts(page.formats, tour),
-        h('p', { class: 'description' }, tour.description),
-        policySection(page.formats, policies),
+        h('p', { class: 'summary', lang }, tour.summary),
+        tourFacts(page.formats, tour, lang),
+        h('p', { class: 'description', lang }, tour.description),
+        policySection(page.formats, policies.body, page.textLanguage(policies.language)),
         section.element,
       )
     } catch (err) {
