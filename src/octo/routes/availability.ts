@@ -3,7 +3,8 @@ import type { FastifyRequest } from 'fastify'
 import { unitsOf } from '../../domain/units.ts'
 import { OctoAvailabilityBody, OctoCalendarBody } from '../../schemas/octo.ts'
 import type { CatalogTour } from '../../schemas/catalog.ts'
-import { sendSerialized, type AnswerReuse } from '../../http/serialized-answer.ts'
+import { sendKeptJson } from '../../http/compressed-answer.ts'
+import type { AnswerReuse } from '../../http/serialized-answer.ts'
 import { AvailabilityAnswers } from '../../services/availability-answers.ts'
 import { askedSeatsAndPrice, availabilityOf, calendarOf, daysBetween, rangeWindow, slotsBetween } from '../availability-view.ts'
 import { OPTION_ID, sellableTours, type OctoView } from '../catalog-view.ts'
@@ -51,7 +52,7 @@ export const octoAvailabilityRoutes: FastifyPluginAsyncTypebox<AnswerReuse> = as
     // Temporal polyfill cost more than sending a kept answer.
     const kept = await answers.body(view.catalog, now, window, (answer) => JSON.stringify(calendarOf(view, tour, answer.slots,
       daysBetween(view, body.localDateStart, body.localDateEnd, now), seats, price)), shapeOf('calendar', view, seats, price))
-    return sendSerialized(reply, kept)
+    return sendKeptJson(request, reply, kept)
   })
 
   app.post('/availability', { schema: { body: OctoAvailabilityBody } }, async (request, reply) => {
@@ -70,7 +71,7 @@ export const octoAvailabilityRoutes: FastifyPluginAsyncTypebox<AnswerReuse> = as
       if (window === null) return []
       const kept = await answers.body(view.catalog, now, window,
         (answer) => JSON.stringify(answer.slots.map((slot) => availabilityOf(view, tour, slot, seats, price))), shapeOf('departures', view, seats, price))
-      return sendSerialized(reply, kept)
+      return sendKeptJson(request, reply, kept)
     }
     // By ids: each id is a departure's start; the days they fall on are read once.
     const ids = body.availabilityIds!
