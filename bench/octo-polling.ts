@@ -7,7 +7,6 @@ import type { BenchDatabase } from './databases.ts'
 import { measureLoad, type LoadFigures } from './load.ts'
 import type { StartedProcess } from './node-process.ts'
 import type { OctoPollingResults } from './results-model.ts'
-import { seedBookings } from './seed.ts'
 import { startService } from './service.ts'
 import { commitBefore, commitCopy, workTreeCopy, type SourceTree } from './source-trees.ts'
 import { median, medianFigures } from './statistics.ts'
@@ -16,7 +15,7 @@ type NewDatabase = (name: string) => Promise<BenchDatabase>
 
 /** The test the kept OCTo answers came with: the commit before it is the one measured beside the work tree. */
 const KEPT_OCTO_ANSWERS_TEST = 'test/octo/calendar-freshness.test.ts'
-/** Days a reseller polls ahead, the issue's figure; the seed books every departure of the measured tour in them. */
+/** Days a reseller polls ahead, the issue's figure. */
 const POLLED_DAYS = 90
 
 interface RunningVersion {
@@ -28,11 +27,14 @@ interface RunningVersion {
   rounds: Record<string, LoadFigures[]>
 }
 
-/** A reseller key with a commission, as a reseller polls with (pricing net of it). */
-async function seedResellerAndBookings(database: BenchDatabase, ctx: RunContext): Promise<string> {
-  const store = await openStore(database.target)
+/**
+ * A reseller key with a commission, as a reseller polls with (pricing net of it), written once
+ * the version's own service has migrated its database: the versions' schemas differ (a newer
+ * migration is unknown to the older one), and the key's table is the same in both.
+ */
+async function resellerKey(database: BenchDatabase, ctx: RunContext): Promise<string> {
+  const store = await openStore(database.target, { migrate: false })
   try {
-    await seedBookings(store, { ...ctx.settings.growth.small, today: ctx.today, now: ctx.now, windowStart: ctx.tomorrow, windowDays: POLLED_DAYS })
     const { secret } = await staffAuth(store, 'bench').createKey(BENCH_REF, { name: 'bench reseller', role: 'reseller', commission_percent: 20 },
       { type: 'system', id: null, name: 'bench' }, ctx.now)
     return secret
@@ -41,12 +43,17 @@ async function seedResellerAndBookings(database: BenchDatabase, ctx: RunContext)
   }
 }
 
-/** The polls measured: the 90-day calendar of one product, and its departures over the same days. */
+/**
+ * The polls measured: the 90-day calendar of one product as a reseller's HTTP client asks for
+ * it (taking gzip) and without gzip, and its departures over the same days (taking gzip).
+ */
 function polls(today: Temporal.PlainDate) {
   const range = { productId: MEASURED_TOUR, optionId: 'DEFAULT', localDateStart: today.toString(), localDateEnd: today.add({ days: POLLED_DAYS - 1 }).toString() }
+  const gzip = { 'accept-encoding': 'gzip' }
   return [
-    { name: 'calendar-90', request: `POST /octo/{instance}/availability/calendar (${POLLED_DAYS} days, octo/pricing)`, path: '/availability/calendar', body: range },
-    { name: 'availability-90', request: `POST /octo/{instance}/availability (${POLLED_DAYS} days, octo/pricing)`, path: '/availability', body: range },
+    { name: 'calendar-90', request: `POST /octo/{instance}/availability/calendar (${POLLED_DAYS} days, octo/pricing, gzip taken)`, path: '/availability/calendar', body: range, headers: gzip },
+    { name: 'calendar-90-identity', request: `POST /octo/{instance}/availability/calendar (${POLLED_DAYS} days, octo/pricing, no gzip)`, path: '/availability/calendar', body: range, headers: {} },
+    { name: 'availability-90', request: `POST /octo/{instance}/availability (${POLLED_DAYS} days, octo/pricing, gzip taken)`, path: '/availability', body: range, headers: gzip },
   ]
 }
 
@@ -54,7 +61,7 @@ function polls(today: Temporal.PlainDate) {
  * Issue 28, item 5: resellers poll months ahead every few minutes. The 90-day calendar and the
  * 90 days of departures, polled with a reseller key at the main run's connections, on the work
  * tree and on the commit before kept OCTo answers, built side by side from copies of the
- * sources, each on a database of its own seeded alike, both running at once; each round also
+ * sources, each on a fresh database of its own, both running at once; each round also
  * measures the ceiling, and each version's share of it is the median of its rounds' shares, so
  * other work on the machine falls on the ceiling and the versions alike.
  */
@@ -71,10 +78,10 @@ export async function measureOctoPolling(newDatabase: NewDatabase, ctx: RunConte
     for (const [i, tree] of trees.entries()) {
       const database = await newDatabase(`octo_${i}`)
       try {
-        ctx.progress(`octo: seeding ${labels[i]}`)
-        const key = await seedResellerAndBookings(database, ctx)
         const service = await startService({ databaseUrl: database.url, catalogPath: ctx.catalogPath(ctx.settings.growth.small.tours), logDir: ctx.workDir, root: tree.dir })
-        running.push({ label: labels[i], tree, database, service, key, rounds: {} })
+        const version: RunningVersion = { label: labels[i], tree, database, service, key: '', rounds: {} }
+        running.push(version)
+        version.key = await resellerKey(database, ctx)
       } catch (err) {
         await database.drop()
         throw err
@@ -90,7 +97,7 @@ export async function measureOctoPolling(newDatabase: NewDatabase, ctx: RunConte
         for (const poll of requests) {
           ctx.progress(`octo: ${poll.name} ${version.label}, round ${round + 1} of ${settings.rounds}`)
           const url = `${new URL(version.service.baseUrl).origin}/octo/${BENCH_PREFIX}${poll.path}`
-          const headers = { authorization: `Bearer ${version.key}`, 'content-type': 'application/json', 'octo-capabilities': 'octo/pricing' }
+          const headers = { authorization: `Bearer ${version.key}`, 'content-type': 'application/json', 'octo-capabilities': 'octo/pricing', ...poll.headers }
           const figures = await measureLoad({ url, requests: [{ method: 'POST', path: new URL(url).pathname, headers, body: JSON.stringify(poll.body) }], ...load })
           ;(version.rounds[poll.name] ??= []).push(figures)
         }

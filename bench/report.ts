@@ -67,12 +67,13 @@ function octoSection(results: OctoPollingResults, settings: BenchReport['setting
   return [
     '### Resellers polling (issue 28)',
     '',
-    `A reseller's polls of one product (the measured tour, two departures a day, every one booked by the seed) with a reseller key and \`octo/pricing\`, `
+    `A reseller's polls of one product (the measured tour, two departures a day) with a reseller key and \`octo/pricing\`, as its HTTP client asks `
+      + '(taking gzip) and, for the calendar, also without gzip, '
       + `at ${results.connections} connections, ${octoPolling.durationSeconds} s per run after ${octoPolling.warmupSeconds} s of warm-up, on the work tree and on the `
       + 'last commit before kept OCTo answers (the commit before test/octo/calendar-freshness.test.ts), built side by side from copies of the sources, each on a '
-      + `database of its own seeded alike, both running at once. ${results.rounds} round${results.rounds === 1 ? '' : 's'}, each measuring the ceiling first and then `
+      + `fresh database of its own (no bookings, the older version's cheapest read), both running at once. ${results.rounds} round${results.rounds === 1 ? '' : 's'}, each measuring the ceiling first and then `
       + 'every version in turn from a different first one; figures are medians over the rounds, and a share of the ceiling is the median of the rounds\' shares. '
-      + 'Target (the work tree\'s calendar): ≥ 0.3 of the ceiling, p99 < 25 ms.',
+      + 'Target (the work tree\'s calendar, gzip taken): ≥ 0.3 of the ceiling, p99 < 25 ms.',
     '',
     table(['request', 'version', 'sources', 'req/s', 'p50', 'p99', 'max', 'errors', 'share of the ceiling'], [
       ['ceiling: GET / → {"ok":true}', '', '', ...figureCells(results.ceiling), '1.00'],

@@ -107,7 +107,7 @@ test('npm run bench -- --quick measures every endpoint and growth, and writes it
 
     const octo = result.octoPolling!
     assert.ok(octo.ceiling.requests > 0, `${result.dialect}: the ceiling answered beside the polls`)
-    assert.deepEqual(octo.requests.map((poll) => poll.name), ['calendar-90', 'availability-90'])
+    assert.deepEqual(octo.requests.map((poll) => poll.name), ['calendar-90', 'calendar-90-identity', 'availability-90'])
     for (const poll of octo.requests) {
       assert.equal(poll.versions.length, 2, `${result.dialect} ${poll.name}: the work tree and the commit before kept OCTo answers`)
       for (const version of poll.versions) {
