@@ -91,6 +91,7 @@ test('OCTo errors: bad product, option, unit, availability and uuid; bad bodies;
     ['POST', '/availability', '/availability/', { productId: 'alfama-walk', optionId: 'DEFAULT', availabilityIds: ['2026-06-02T10:00:00+01:00'] }, 'INVALID_AVAILABILITY_ID', { availabilityId: '2026-06-02T10:00:00+01:00' }],
     ['POST', '/bookings', '/bookings/', { productId: 'alfama-walk', optionId: 'DEFAULT', availabilityId: 'tomorrow', unitItems: [{ unitId: 'person' }] }, 'INVALID_AVAILABILITY_ID', { availabilityId: 'tomorrow' }],
     ['GET', '/bookings/no-such-uuid', '/bookings/{uuid}', undefined, 'INVALID_BOOKING_UUID', { uuid: 'no-such-uuid' }],
+    ['POST', '/bookings', '/bookings/', { uuid: 'order-1001', productId: 'alfama-walk', optionId: 'DEFAULT', availabilityId: '2026-06-02T09:30:00+01:00', unitItems: [{ unitId: 'person' }] }, 'INVALID_BOOKING_UUID', { uuid: 'order-1001' }],
     ['POST', '/availability', '/availability/', { productId: 'alfama-walk' }, 'BAD_REQUEST', {}],
     ['POST', '/availability', '/availability/', { productId: 'alfama-walk', optionId: 'DEFAULT' }, 'BAD_REQUEST', {}],
     ['POST', '/bookings', '/bookings/', { productId: 'alfama-walk', optionId: 'DEFAULT', availabilityId: '2026-06-02T09:30:00+01:00', unitItems: Array.from({ length: 11 }, () => ({ unitId: 'person' })) }, 'UNPROCESSABLE_ENTITY', {}],

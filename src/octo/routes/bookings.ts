@@ -24,6 +24,8 @@ async function orInvalidUuid<T>(uuid: string, work: Promise<T>): Promise<T> {
   }
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
 /** An availability id is its departure's start (docs/resellers.md, "Mapping"), in stored form. */
 function startOf(availabilityId: string): string {
   try {
@@ -68,6 +70,8 @@ export const octoBookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post('/bookings', { schema: { body: OctoReserveBody } }, async (request) => {
     const body = request.body
+    // OCTo's uuid is a UUID (its answers say so): another text would be answered in a booking OCTo calls invalid.
+    if (body.uuid !== undefined && !UUID.test(body.uuid)) throw invalidUuid(body.uuid)
     const tour = requireProductOption(request, body.productId, body.optionId, body.unitItems.map((u) => ({ id: u.unitId })))
     const ctx = contextOf(request)
     const row = await orInvalidAvailability(body.availabilityId, resellerBookings.reserve(ctx, {
