@@ -7,6 +7,7 @@ import { bookingView } from '../api/booking-view.ts'
 import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 import type { HistoryEntry } from '../services/booking-history.ts'
 import { addonLinesOf, policyOf, unitLinesOf, type BookingRecord } from '../domain/booking.ts'
+import { languageOfBooking } from '../domain/booking-language.ts'
 import { describeUnits, onlyImplicitUnit, type UnitLine } from '../domain/units.ts'
 import { resellerOf, type ResellerNames } from './reseller-view.ts'
 
@@ -122,6 +123,7 @@ const CSV_COLUMNS: Array<[string, (row: BookingRecord, catalog: InstanceCatalog,
     const reseller = resellerOf(r, resellers)
     return reseller && csvAmount(reseller.net, r.currency)
   }],
+  ['language', (r, c) => languageOfBooking(r, c.tourById.get(r.tour_id)?.catalog, c.instance)],
 ]
 
 export const BOOKING_CSV_HEADER = csvRecord(CSV_COLUMNS.map(([name]) => name))

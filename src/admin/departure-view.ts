@@ -7,13 +7,16 @@ import { departureData, type DepartureRecord } from '../services/departure-recor
 import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 import { addonLinesOf, unitLinesOf, type BookingRecord } from '../domain/booking.ts'
 import { describeUnits, unitsOf } from '../domain/units.ts'
+import { languageOfBooking } from '../domain/booking-language.ts'
 import { resellerOf, type ResellerNames } from './reseller-view.ts'
 import type { BookingChannel } from '../schemas/admin/booking.ts'
 
 type Addon = ManifestEntry['addons'][number]
 type UnitTotal = DepartureManifest['totals']['units'][number]
 
-function manifestEntry(row: BookingRecord, timeZone: string, resellers: ResellerNames): ManifestEntry {
+type LanguageTotal = DepartureManifest['totals']['languages'][number]
+
+function manifestEntry(row: BookingRecord, timeZone: string, resellers: ResellerNames, language: string): ManifestEntry {
   return {
     id: row.id,
     code: row.code,
@@ -30,6 +33,7 @@ function manifestEntry(row: BookingRecord, timeZone: string, resellers: Reseller
     note: row.internal_note,
     channel: row.channel as BookingChannel,
     reseller: resellerOf(row, resellers),
+    language,
   }
 }
 
@@ -40,7 +44,8 @@ const byNameThenCode = (a: ManifestEntry, b: ManifestEntry) =>
 
 export function manifestView(departure: DepartureRecord, bookings: readonly BookingRecord[], catalog: InstanceCatalog, resellers: ResellerNames): DepartureManifest {
   const timeZone = catalog.instance.timezone
-  const manifest = bookings.map((row) => manifestEntry(row, timeZone, resellers)).sort(byNameThenCode)
+  const tour = catalog.tourById.get(departure.tourId)?.catalog
+  const manifest = bookings.map((row) => manifestEntry(row, timeZone, resellers, languageOfBooking(row, tour, catalog.instance))).sort(byNameThenCode)
   const statuses = {
     requested: { bookings: 0, guests: 0 },
     confirmed: { bookings: 0, guests: 0 },
@@ -49,6 +54,8 @@ export function manifestView(departure: DepartureRecord, bookings: readonly Book
   }
   const addons = new Map<string, Addon>()
   const units = new Map<string, UnitTotal>()
+  // The tour's languages first, in its order, so that a guide reads them the same way every departure.
+  const languages = new Map<string, LanguageTotal>((tour?.languages ?? []).map((language) => [language, { language, bookings: 0, guests: 0 }]))
   let guests = 0
   let seats = 0
   let due = 0
@@ -59,6 +66,10 @@ export function manifestView(departure: DepartureRecord, bookings: readonly Book
     guests += entry.party
     seats += entry.seats
     due += entry.due_on_arrival
+    const language = languages.get(entry.language) ?? { language: entry.language, bookings: 0, guests: 0 }
+    language.bookings += 1
+    language.guests += entry.party
+    languages.set(entry.language, language)
     for (const line of entry.units) {
       const total = units.get(line.id) ?? { id: line.id, type: line.type, name: line.name, quantity: 0, amount: 0 }
       total.quantity += line.quantity
@@ -75,7 +86,8 @@ export function manifestView(departure: DepartureRecord, bookings: readonly Book
   return {
     departure: departureData(departure),
     manifest,
-    totals: { currency: catalog.instance.currency, statuses, guests, seats, units: inTourOrder(units, catalog, departure.tourId), addons: [...addons.values()], due_on_arrival: due },
+    totals: { currency: catalog.instance.currency, statuses, guests, seats, units: inTourOrder(units, catalog, departure.tourId), addons: [...addons.values()],
+      languages: [...languages.values()].filter((total) => total.bookings > 0), due_on_arrival: due },
   }
 }
 
@@ -90,9 +102,9 @@ function inTourOrder(totals: ReadonlyMap<string, UnitTotal>, catalog: InstanceCa
   return [...known, ...[...totals.values()].filter((total) => !listed.some((unit) => unit.id === total.id))]
 }
 
-// seats and units came last, after the columns a spreadsheet may already read by position; the channel and reseller after them.
+// seats and units came last, after the columns a spreadsheet may already read by position; the channel and reseller after them, then the language.
 const CSV_HEADER = ['code', 'status', 'name', 'email', 'phone', 'party', 'addons', 'due_on_arrival', 'currency', 'checked_in_at', 'note', 'seats', 'units',
-  'channel', 'reseller', 'reseller_reference', 'reseller_net']
+  'channel', 'reseller', 'reseller_reference', 'reseller_net', 'language']
 
 /** What a guide reads where a booking's amount due would be: "paid via <reseller>" for a reseller's booking. */
 export const paidVia = (reseller: NonNullable<ManifestEntry['reseller']>) => `paid via ${reseller.name ?? reseller.key_id}`
@@ -117,6 +129,7 @@ export function manifestCsv(view: DepartureManifest): string {
     entry.reseller?.name ?? null,
     entry.reseller?.reference ?? null,
     entry.reseller && csvAmount(entry.reseller.net, view.totals.currency),
+    entry.language,
   ])
   return [CSV_HEADER, ...rows].map(csvRecord).join('')
 }

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { CONTACT, db } from '../helpers/booking-fixtures.ts'
+import { parseCsv } from '../helpers/csv.ts'
+import { departurePath } from './departures-fixtures.ts'
 import { ALFAMA_TUE, guestBooking, operatorService, WORKSHOP_TUE } from './bookings-fixtures.ts'
 
 // The language a booking is guided in, on the operator's side (docs/languages.md): staff
@@ -84,4 +86,28 @@ test('GET /bookings?language= lists the bookings guided in it; one from before b
   const malformed = await staff.get('/bookings?language=p%C3%B6')
   assert.equal(malformed.status, 400, malformed.text)
   assert.deepEqual(fieldsOf(malformed.body), ['language'])
+})
+
+test('the manifest gives each booking\'s language and the guests per language; both CSV exports end with a language column', async (t) => {
+  const { service, staff } = await operatorService(t)
+  const en = await guestBooking(service, ALFAMA, { name: 'Ana Silva', email: 'ana@example.pt' })
+  const pt = await guestBooking(service, { ...ALFAMA, party: 3, language: 'pt' }, { name: 'Bruno Sousa', email: 'bruno@example.pt' })
+  const old = await guestBooking(service, { ...ALFAMA, party: 1, language: 'es' }, { name: 'Carla Dias', email: 'carla@example.pt' })
+  await db(service).updateTable('bookings').set({ language: null }).where('id', '=', old.booking.id).execute()
+  const cancelled = await staff.post('/bookings', { ...ALFAMA, party: 4, contact: { name: 'Dora Reis', email: 'dora@example.pt' }, language: 'es' })
+  assert.equal((await staff.post(`/bookings/${cancelled.body.code}/cancel`, {})).status, 200)
+
+  const path = departurePath('alfama-walk', ALFAMA_TUE)
+  const { manifest, totals } = (await staff.get(path)).body
+  assert.deepEqual(manifest.map((e: { code: string, language: string }) => [e.code, e.language]),
+    [[en.booking.code, 'en'], [pt.booking.code, 'pt'], [old.booking.code, 'en']])
+  assert.deepEqual(totals.languages, [{ language: 'en', bookings: 2, guests: 3 }, { language: 'pt', bookings: 1, guests: 3 }],
+    "in the tour's order; the cancelled booking's Spanish counts nowhere, the booking that kept no language as its tour's first")
+
+  const manifestCsv = parseCsv((await staff.get(path, { accept: 'text/csv' })).text)
+  assert.equal(manifestCsv[0].at(-1), 'language')
+  assert.deepEqual(manifestCsv.slice(1).map((row) => [row[0], row.at(-1)]), [[en.booking.code, 'en'], [pt.booking.code, 'pt'], [old.booking.code, 'en']])
+  const exported = parseCsv((await staff.get('/exports/bookings.csv?language=pt')).text)
+  assert.equal(exported[0].at(-1), 'language')
+  assert.deepEqual(exported.slice(1).map((row) => [row[0], row.at(-1)]), [[pt.booking.code, 'pt']])
 })

@@ -174,12 +174,12 @@ test('GET /departures/{tour}/{start}: the departure, its manifest with contacts 
     {
       id: ana.booking.id, code: ana.booking.code, status: 'confirmed', name: 'Ana Silva', email: 'ana@example.pt', phone: '+351912345678', party: 3,
       seats: 3, units: ana.booking.units, addons: ana.booking.addons,
-      due_on_arrival: ana.booking.price.due_on_arrival, checked_in_at: null, note: null, channel: 'web', reseller: null,
+      due_on_arrival: ana.booking.price.due_on_arrival, checked_in_at: null, note: null, channel: 'web', reseller: null, language: 'en',
     },
     {
       id: bo.booking.id, code: bo.booking.code, status: 'completed', name: 'bo Lindqvist', email: 'bo@example.se', phone: null, party: 1,
       seats: 1, units: bo.booking.units, addons: bo.booking.addons,
-      due_on_arrival: bo.booking.price.due_on_arrival, checked_in_at: '2026-06-02T09:20:00+01:00', note: 'vegetarian', channel: 'web', reseller: null,
+      due_on_arrival: bo.booking.price.due_on_arrival, checked_in_at: '2026-06-02T09:20:00+01:00', note: 'vegetarian', channel: 'web', reseller: null, language: 'en',
     },
   ])
   assert.deepEqual(res.body.totals, {
@@ -192,6 +192,7 @@ test('GET /departures/{tour}/{start}: the departure, its manifest with contacts 
       { ...ana.booking.addons[0], quantity: 3, amount: ana.booking.addons[0].amount + bo.booking.addons[0].amount },
       ana.booking.addons[1],
     ],
+    languages: [{ language: 'en', bookings: 2, guests: 4 }],
     due_on_arrival: ana.booking.price.due_on_arrival + bo.booking.price.due_on_arrival,
   })
 })
@@ -209,16 +210,16 @@ test('GET /departures/{tour}/{start} with Accept: text/csv answers the manifest 
   assert.equal(res.headers.get('content-disposition'), 'attachment; filename="manifest-alfama-walk-2026-06-02-0930.csv"')
   const lines = res.text.split('\r\n')
   assert.equal(lines.at(-1), '', 'every line ends in CRLF')
-  assert.equal(lines[0], 'code,status,name,email,phone,party,addons,due_on_arrival,currency,checked_in_at,note,seats,units,channel,reseller,reseller_reference,reseller_net')
+  assert.equal(lines[0], 'code,status,name,email,phone,party,addons,due_on_arrival,currency,checked_in_at,note,seats,units,channel,reseller,reseller_reference,reseller_net,language')
   assert.equal(lines.length, 4)
   // Amounts in major units beside the currency: a spreadsheet sums the column.
-  assert.match(lines[1], /^[A-Z0-9]+,confirmed,"'=HYPERLINK\(""http:\/\/x""\)",x@example\.com,,1,,\d+\.\d\d,EUR,,,1,1 Person,web,,,$/)
-  assert.match(lines[2], /^[A-Z0-9]+,confirmed,"Silva, ""Ana""",ana@example\.pt,\+351912345678,2,1 × .+,\d+\.\d\d,EUR,,,2,2 Person,web,,,$/)
+  assert.match(lines[1], /^[A-Z0-9]+,confirmed,"'=HYPERLINK\(""http:\/\/x""\)",x@example\.com,,1,,\d+\.\d\d,EUR,,,1,1 Person,web,,,,en$/)
+  assert.match(lines[2], /^[A-Z0-9]+,confirmed,"Silva, ""Ana""",ana@example\.pt,\+351912345678,2,1 × .+,\d+\.\d\d,EUR,,,2,2 Person,web,,,,en$/)
 
   const json = await staff.get(departurePath('alfama-walk', ALFAMA_TUE_0930), { accept: 'application/json, text/csv;q=0.5' })
   assert.equal(json.headers.get('content-type'), 'application/json; charset=utf-8')
   const empty = await staff.get(departurePath('sintra-day-trip', '2026-06-02T07:30:00Z'), { accept: 'text/csv' })
-  assert.equal(empty.text, 'code,status,name,email,phone,party,addons,due_on_arrival,currency,checked_in_at,note,seats,units,channel,reseller,reseller_reference,reseller_net\r\n')
+  assert.equal(empty.text, 'code,status,name,email,phone,party,addons,due_on_arrival,currency,checked_in_at,note,seats,units,channel,reseller,reseller_reference,reseller_net,language\r\n')
 })
 
 test('GET /departures/{tour}/{start}: 404 for a start neither scheduled, added nor stored; 400 for one that is no instant', async (t) => {

@@ -58,7 +58,7 @@ test("a reseller's booking in the operator's list, detail, filters and CSV expor
   assert.deepEqual(noted.body.reseller, listed.reseller)
 
   const csv = parseCsv((await staff.get('/exports/bookings.csv')).text)
-  assert.deepEqual(csv[0].slice(-5), ['seats', 'units', 'reseller', 'reseller_reference', 'reseller_net'], 'new columns come last')
+  assert.deepEqual(csv[0].slice(-6), ['seats', 'units', 'reseller', 'reseller_reference', 'reseller_net', 'language'], 'new columns come last')
   const byCode = new Map(csv.slice(1).map((row) => [row[0], Object.fromEntries(csv[0].map((name, i) => [name, row[i]]))]))
   const resold = byCode.get(sold.supplierReference)!
   assert.deepEqual([resold.channel, resold.reseller, resold.reseller_reference, resold.reseller_net], ['octo', 'Lisbon OTA', 'OTA-REF-1', '30.40'])
@@ -86,9 +86,9 @@ test("the manifest says a reseller's booking is paid via the reseller and counts
   assert.equal(manifest.body.totals.due_on_arrival, guest.booking.price.due_on_arrival, 'only the guest who booked directly pays on arrival')
 
   const csv = parseCsv((await staff.get(path, { accept: 'text/csv' })).text)
-  assert.deepEqual(csv[0].slice(-4), ['channel', 'reseller', 'reseller_reference', 'reseller_net'])
+  assert.deepEqual(csv[0].slice(-5), ['channel', 'reseller', 'reseller_reference', 'reseller_net', 'language'])
   const row = csv.find((r) => r[0] === sold.supplierReference)!
-  assert.deepEqual([row[csv[0].indexOf('due_on_arrival')], ...row.slice(-4)], ['0.00', 'octo', 'Lisbon OTA', 'OTA-REF-2', '30.40'])
+  assert.deepEqual([row[csv[0].indexOf('due_on_arrival')], ...row.slice(-5)], ['0.00', 'octo', 'Lisbon OTA', 'OTA-REF-2', '30.40', 'en'])
 
   const cli = await runCli(['manifest', '--instance', 'lisbon', '--tour', 'alfama-walk', '--start', '2026-06-02 09:30', '--format', 'table'], { env: { DATABASE_URL: service.databaseUrl } })
   assert.equal(cli.code, 0, cli.stderr)

@@ -19,12 +19,12 @@ async function setting(t: TestContext) {
     await db.drop()
   })
   const guest = new ApiClient(server.origin, 'lisbon', null)
-  /** Books the first departure of `tour` a guest can still book, for `party`, with `contact`. */
-  async function book(tour: string, party: number, contact: Record<string, string>) {
+  /** Books the first departure of `tour` a guest can still book, for `party`, with `contact` (guided in `language`, else the tour's first). */
+  async function book(tour: string, party: number, contact: Record<string, string>, language?: string) {
     const { body } = await guest.get(`/availability?tour=${tour}&days=14&party=${party}`)
     const start = body.slots.find((s: { bookable: boolean }) => s.bookable).start as string
     const session = await guest.session()
-    const held = await guest.post('/booking', { tour_id: tour, start, party }, { headers: session.headers })
+    const held = await guest.post('/booking', { tour_id: tour, start, party, language }, { headers: session.headers })
     assert.equal(held.status, 200, held.text)
     const booked = await guest.post('/checkout', contact, { headers: { 'x-session': session.session } })
     assert.equal(booked.status, 200, booked.text)
@@ -42,7 +42,7 @@ async function setting(t: TestContext) {
 test('bookings list prints every booking with the API filters, as JSON when piped, CSV or a table on request', async (t) => {
   const { book, cli } = await setting(t)
   const fado = await book('fado-night', 2, { name: 'Ana Silva', email: 'ana@example.pt', phone: '912 345 678' })
-  const walk = await book('alfama-walk', 3, { name: 'Rui Costa', email: 'rui@example.pt' })
+  const walk = await book('alfama-walk', 3, { name: 'Rui Costa', email: 'rui@example.pt' }, 'pt')
   assert.equal(fado.booking.status, 'requested')
 
   const all = await cli(['bookings', 'list', '--instance', 'lisbon'])
@@ -58,21 +58,26 @@ test('bookings list prints every booking with the API filters, as JSON when pipe
   assert.deepEqual(await codes('--q', 'SILVA'), [fado.booking.code])
   assert.deepEqual(await codes('--status', 'held'), [])
   assert.deepEqual(await codes('--to', '2026-01-01'), [])
+  assert.deepEqual(await codes('--language', 'PT'), [walk.booking.code])
+  assert.deepEqual(await codes('--language', 'en'), [fado.booking.code])
 
   const csv = (await cli(['bookings', 'list', '--instance', 'lisbon', '--status', 'requested', '--format', 'csv'])).stdout.split('\r\n')
-  assert.equal(csv[0], 'code,status,tour,start,party,name,email,phone,total,currency,channel,seats,units')
+  assert.equal(csv[0], 'code,status,tour,start,party,name,email,phone,total,currency,channel,seats,units,reseller,reseller_net,language')
   // The amount in major units beside its currency: a spreadsheet sums the column.
   const total = (fado.booking.price.total / 100).toFixed(2)
-  assert.equal(csv[1], `${fado.booking.code},requested,fado-night,${fado.booking.start},2,Ana Silva,ana@example.pt,+351912345678,${total},EUR,web,2,2 Person`)
+  assert.equal(csv[1], `${fado.booking.code},requested,fado-night,${fado.booking.start},2,Ana Silva,ana@example.pt,+351912345678,${total},EUR,web,2,2 Person,,,en`)
   assert.deepEqual(csv.slice(2), [''])
   const table = (await cli(['bookings', 'list', '--instance', 'lisbon', '--format', 'table', '--tour', 'fado-night'])).stdout.split('\n')
-  assert.match(table[0], /^code +status +tour +start +party +name +email +phone +total +currency +channel +seats +units$/)
+  assert.match(table[0], /^code +status +tour +start +party +name +email +phone +total +currency +channel +seats +units +reseller +reseller_net +language$/)
   const local = `${fado.booking.start.slice(0, 10)} ${fado.booking.start.slice(11, 16)}`
-  assert.match(table[1], new RegExp(`^${fado.booking.code} +requested +fado-night +${local} +2 +Ana Silva .* ${total.replace('.', '\\.')} +EUR +web +2 +2 Person$`), "the start as Lisbon's clock reads it")
+  assert.match(table[1], new RegExp(`^${fado.booking.code} +requested +fado-night +${local} +2 +Ana Silva .* ${total.replace('.', '\\.')} +EUR +web +2 +2 Person +en$`), "the start as Lisbon's clock reads it")
 
   const bad = await runCli(['bookings', 'list', '--instance', 'lisbon', '--status', 'pending'], { env: { DATABASE_URL: 'sqlite:/nonexistent/x.db' } })
   assert.equal(bad.code, 2)
   assert.match(bad.stderr, /pending: statuses are held, released/)
+  const badLanguage = await runCli(['bookings', 'list', '--instance', 'lisbon', '--language', 'pt_PT'], { env: { DATABASE_URL: 'sqlite:/nonexistent/x.db' } })
+  assert.equal(badLanguage.code, 2)
+  assert.match(badLanguage.stderr, /not a language tag/)
   const badDate = await runCli(['bookings', 'list', '--instance', 'lisbon', '--from', '2026-02-30'], { env: { DATABASE_URL: 'sqlite:/nonexistent/x.db' } })
   assert.equal(badDate.code, 2)
 })
@@ -83,7 +88,7 @@ test('bookings list --format csv defuses what a spreadsheet would run as a formu
   for (const name of names) await book('alfama-walk', 1, { name, email: 'eve@example.com', phone: '+351 912 345 678' })
 
   const [header, ...rows] = (await cli(['bookings', 'list', '--instance', 'lisbon', '--format', 'csv'])).stdout.split('\r\n').filter((line) => line !== '')
-  assert.equal(header, 'code,status,tour,start,party,name,email,phone,total,currency,channel,seats,units')
+  assert.equal(header, 'code,status,tour,start,party,name,email,phone,total,currency,channel,seats,units,reseller,reseller_net,language')
   assert.equal(rows.length, names.length)
   const cells = rows.map((row) => row.match(/("(?:[^"]|"")*"|[^,]*)(?:,|$)/g)!.map((cell) => cell.replace(/,$/, '')))
   const written = cells.map((row) => row[5].replace(/^"(.*)"$/, '$1').replaceAll('""', '"')).sort()
@@ -128,8 +133,9 @@ test("the operator's first five minutes: a CLI manager signs in, confirms the Fa
   assert.equal(csv.stdout, await apiCsv.text(), 'the same CSV as the API')
   const table = (await cli(['manifest', '--instance', 'lisbon', '--tour', 'fado-night', '--start', fado.start, '--format', 'table'])).stdout.split('\n')
   assert.match(table[0], /^Fado .+: 2 guests expected of \d+, .+ due on arrival$/)
-  assert.match(table[1], /^code +status +name +phone +party +add-ons +due +checked_in +note +seats +units$/)
-  assert.match(table[2], new RegExp(`^${fado.booking.code} +confirmed +Ana Silva +\\+351912345678 +2 `))
+  assert.equal(table[1], 'guided in: 2 en')
+  assert.match(table[2], /^code +status +name +phone +party +add-ons +due +checked_in +note +seats +units +language$/)
+  assert.match(table[3], new RegExp(`^${fado.booking.code} +confirmed +Ana Silva +\\+351912345678 +2 .* en$`))
 
   const missing = await runCli(['manifest', '--instance', 'lisbon', '--tour', 'fado-night', '--start', '2026-01-01T03:17:00Z'], { env })
   assert.equal(missing.code, 1)

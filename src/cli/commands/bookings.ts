@@ -2,6 +2,7 @@ import { Command, InvalidArgumentError, Option } from 'commander'
 import { operatorBookingView } from '../../admin/booking-view.ts'
 import { resellerNamesOf } from '../../admin/reseller-view.ts'
 import { BOOKING_STATUSES, type BookingStatus } from '../../schemas/booking-status.ts'
+import { ANY_CASE_TAG_PATTERN, LANGUAGE_TAG_MAX_LENGTH } from '../../schemas/language.ts'
 import type { OperatorBooking } from '../../schemas/admin/booking.ts'
 import type { BookingPosition } from '../../store/operator-bookings.ts'
 import { instanceNamed, withContext } from '../context.ts'
@@ -36,6 +37,7 @@ const columns = (format: Format): Column<OperatorBooking>[] => [
   { header: 'units', cell: (b) => describeUnits(b.units) },
   { header: 'reseller', cell: (b) => b.reseller?.name ?? null },
   { header: 'reseller_net', cell: (b) => b.reseller && csvAmount(b.reseller.net, b.price.currency) },
+  { header: 'language', cell: (b) => b.language },
 ]
 
 function parseStatuses(value: string): BookingStatus[] {
@@ -43,6 +45,12 @@ function parseStatuses(value: string): BookingStatus[] {
   const unknown = statuses.filter((s) => !(BOOKING_STATUSES as readonly string[]).includes(s))
   if (unknown.length > 0) throw new InvalidArgumentError(`${unknown.join(', ')}: statuses are ${BOOKING_STATUSES.join(', ')}`)
   return [...new Set(statuses)] as BookingStatus[]
+}
+
+/** A language tag as GET /bookings takes it (src/schemas/language.ts). */
+function parseLanguage(value: string): string {
+  if (new RegExp(ANY_CASE_TAG_PATTERN).test(value) && value.length <= LANGUAGE_TAG_MAX_LENGTH) return value
+  throw new InvalidArgumentError('not a language tag (en, pt, pt-BR)')
 }
 
 /** `tourdesk bookings list`: GET /bookings's filters, every page, through the operator bookings service (src/services/operator-bookings.ts). */
@@ -57,11 +65,13 @@ export function bookingsCommand(io: CliIo): Command {
     .addOption(new Option('--status <statuses>', 'comma-separated statuses (default: every checked-out one: requested, confirmed, declined, cancelled, completed, no_show)').argParser(parseStatuses))
     .option('--tour <tour>', 'a tour id')
     .option('--q <text>', 'part of the code, name, email or phone, ignoring case and accents')
+    .addOption(new Option('--language <tag>', "the bookings guided in this language (pt), one made before bookings kept theirs counting as its tour's first")
+      .argParser(parseLanguage))
     .addOption(formatOption())
-    .action(async (options: { instance: string, from?: string, to?: string, status?: BookingStatus[], tour?: string, q?: string, format?: string }) => {
+    .action(async (options: { instance: string, from?: string, to?: string, status?: BookingStatus[], tour?: string, q?: string, language?: string, format?: string }) => {
       await withContext(io, async ({ context }) => {
         const catalog = instanceNamed(context, options.instance)
-        const query = { from: options.from, to: options.to, statuses: options.status, tour: options.tour, q: options.q }
+        const query = { from: options.from, to: options.to, statuses: options.status, tour: options.tour, q: options.q, language: options.language }
         const format = chosenFormat(options.format, io)
         const out = listing(columns(format), format, io)
         const resellers = await resellerNamesOf(context.store, catalog.instance.ref)

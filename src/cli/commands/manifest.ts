@@ -22,6 +22,7 @@ function columns(currency: string): Column<ManifestEntry>[] {
     // Last, as in the CSV: after the columns read by position before units existed.
     { header: 'seats', cell: (e) => e.seats },
     { header: 'units', cell: (e) => describeUnits(e.units) },
+    { header: 'language', cell: (e) => e.language },
   ]
 }
 
@@ -31,6 +32,7 @@ function heading(view: DepartureManifest, tourTitle: string): string {
   const state = departure.cancelled ? ', CANCELLED' : departure.closed ? ', closed' : ''
   return `${tourTitle}, ${departure.date} ${departure.time}${state}: ${totals.guests} guests expected of ${departure.capacity}, `
     + `${money(totals.due_on_arrival, totals.currency)} due on arrival\n`
+    + (totals.languages.length > 0 ? `guided in: ${totals.languages.map((total) => `${total.guests} ${total.language}`).join(', ')}\n` : '')
 }
 
 /** `tourdesk manifest`: one departure's manifest, as GET /departures/{tour_id}/{start}, through the departures service. */

@@ -82,6 +82,7 @@ export const ManifestEntry = named('ManifestEntry', Type.Object({
   note: Nullable(Type.String({ description: "The booking's internal note" })),
   channel: BookingChannel,
   reseller: Nullable({ ...BookingReseller, description: 'A booking a reseller sold (channel octo): its guest paid the reseller, so there is nothing to collect ("paid via <name>")' }),
+  language: BookingFields.properties.language,
 }))
 export type ManifestEntry = Static<typeof ManifestEntry>
 
@@ -103,6 +104,12 @@ export const DepartureManifest = named('DepartureManifest', Type.Object({
       amount: Type.Integer({ description: 'Minor units, as the bookings were priced' }),
     }), { description: "Per unit, over the requested, confirmed and completed bookings, in the tour's order: what a guide counts heads by (\"5 Adult, 2 Child\")" }),
     addons: Type.Array(Addon, { description: 'Per add-on, over the requested, confirmed and completed bookings' }),
+    languages: Type.Array(Type.Object({
+      language: BookingFields.properties.language,
+      bookings: Type.Integer(),
+      guests: Type.Integer({ description: 'People, Σ party' }),
+    }), { description: "Per language the bookings are guided in, over the requested, confirmed and completed bookings, in the tour's order of "
+      + 'languages (others after): how a guide splits the group ("5 en, 3 pt")' }),
     due_on_arrival: Type.Integer({ description: 'Minor units, over the requested, confirmed and completed bookings' }),
   }),
 }))

@@ -6,6 +6,7 @@ import { useOffice } from '../session.tsx'
 import type { DepartureManifest, ManifestEntry } from '../types.ts'
 import { describeUnits, onlyImplicitUnit } from '../../../src/domain/units.ts'
 import { DepartureBadges, Fullness } from './departure-status.tsx'
+import { languageName } from './translation-strings.ts'
 
 const STATUS_NAMES: Record<ManifestEntry['status'], string> = {
   requested: 'Awaiting confirmation', confirmed: 'Expected', completed: 'Checked in', no_show: 'No-show',
@@ -74,6 +75,8 @@ export function ManifestView({ path }: { path: string }) {
   // The API refuses a check-in before the departure's day in the operator's zone (departure_not_today).
   const departureDay = ready === null ? '' : formats.operatorDate(ready.departure.start)
   const checkInOpen = ready !== null && formats.operatorDate(new Date().toISOString()) >= departureDay
+  // Each guest's language is worth a line only when the group is guided in more than one (docs/languages.md).
+  const splitByLanguage = ready !== null && ready.totals.languages.length > 1
   return (
     <>
       <p class="back no-print"><Link to="">← Today</Link></p>
@@ -93,6 +96,7 @@ export function ManifestView({ path }: { path: string }) {
             </p>
             {!onlyImplicitUnit(ready.totals.units) && <p>Units: {describeUnits(ready.totals.units)}</p>}
             {ready.totals.addons.length > 0 && <p>Add-ons: {formats.list(ready.totals.addons.map((a) => `${a.quantity} × ${a.name}`))}</p>}
+            {splitByLanguage && <p>Guided in: {formats.list(ready.totals.languages.map((l) => `${l.guests} ${languageName(l.language)}`))}</p>}
             {ready.departure.note && <p class="note"><strong>Note:</strong> {ready.departure.note}</p>}
             {!checkInOpen && may('check-in') && <p class="hint">Check-in opens on the day of the departure, {formats.day(departureDay)}.</p>}
             <button type="button" class="button quiet no-print" onClick={() => print()}>Print</button>
@@ -115,6 +119,7 @@ export function ManifestView({ path }: { path: string }) {
                       {/* The people by unit, and the seats they take (an infant on a lap takes none): docs/units.md. */}
                       {!onlyImplicitUnit(entry.units) && ` · ${describeUnits(entry.units)} · ${entry.seats} ${entry.seats === 1 ? 'seat' : 'seats'}`}{entry.code && <> · <span class="code">{entry.code}</span></>}
                       {entry.checked_in_at && <> · checked in at {formats.time(entry.checked_in_at)}</>}
+                      {splitByLanguage && <> · {languageName(entry.language)}</>}
                     </p>
                     {entry.addons.length > 0 && <p>Add-ons: {formats.list(entry.addons.map((a) => `${a.quantity} × ${a.name}`))}</p>}
                     {entry.phone && <p><a class="tel" href={`tel:${entry.phone}`}>Call {entry.phone}</a></p>}
