@@ -48,6 +48,15 @@ export function resellerBookingChanges(store: Store, minimum: DepartureMinimum) 
   return {
     recordStep,
 
+    /** The audit entry of a reservation, as staff bookings have theirs (src/services/operator-booking-changes.ts). */
+    *recordCreation(ctx: ResellerContext, row: BookingRecord): Plan<void> {
+      yield* store.audit.record({
+        instanceId: row.instance_id, at: row.created_at, actor: actorOf(ctx.reseller), action: 'booking.created',
+        target: { type: 'booking', id: row.id, ref: null }, requestId: null,
+        after: { status: row.status, channel: row.channel, tour_id: row.tour_id, start_at: row.start_at, party: row.party, seats: row.seats, units: row.units, total: row.total },
+      })
+    },
+
     /**
      * The booking with the change made; nothing to change: as it was. A move or resize takes
      * the seats on the new departure before freeing the old, under the capacity rule; its

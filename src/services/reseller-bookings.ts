@@ -150,6 +150,7 @@ export function resellerBookingService(store: Store, minimum: DepartureMinimum) 
           if (again) return again
           yield* takeSeatsOrRefuse(bookings, instance.ref, [{ key: departureOf(row), seats: row.seats, capacity: tour.capacity }], now)
           yield* bookings.insert(row)
+          yield* changes.recordCreation(ctx, row)
           return row
         })
       } catch (err) {

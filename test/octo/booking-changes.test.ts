@@ -75,6 +75,7 @@ test('update: contact, date and units on a reservation and a confirmed booking; 
   assert.deepEqual([movedHold.status, movedHold.body.status, movedHold.body.availabilityId], [200, 'ON_HOLD', AT_1400], JSON.stringify(movedHold.body))
   assert.deepEqual([await vacancies(octo, AT_0930), await vacancies(octo, AT_1400)], [16, 14], 'a hold moves its seats')
 
+  service.clock.advance({ seconds: 1 })
   const confirmed = await octo.request('POST', `/bookings/${UUID.moved}/confirm`, '/bookings/{uuid}/confirm', { contact: { fullName: 'Ana Lima', emailAddress: 'ana@example.com' } })
   assert.equal(confirmed.body.status, 'CONFIRMED')
   const contact = await patch(UUID.moved, { contact: { fullName: 'Rui Costa', emailAddress: 'rui@example.com' }, resellerReference: 'OTA-9' })
@@ -96,6 +97,7 @@ test('update: contact, date and units on a reservation and a confirmed booking; 
     [{ unitItems: [{ unitId: 'dragon' }] }, 'INVALID_UNIT_ID', { unitId: 'dragon' }],
     [{ productId: 'no-such-tour', availabilityId: AT_1400 }, 'INVALID_PRODUCT_ID', { productId: 'no-such-tour' }],
     [{ optionId: 'VIP' }, 'INVALID_OPTION_ID', { optionId: 'VIP' }],
+    [{ contact: { emailAddress: ' ' } }, 'BAD_REQUEST', {}],
   ]
   for (const [body, error, fields] of refusals) assertRefused(await patch(UUID.moved, body), error, fields)
   assertRefused(await patch('no-such-uuid', { availabilityId: AT_1400 }), 'INVALID_BOOKING_UUID', { uuid: 'no-such-uuid' })
@@ -115,6 +117,10 @@ test('update: contact, date and units on a reservation and a confirmed booking; 
   assert.equal(seen.status, 200, seen.text)
   assert.equal(seen.body.cancellation.by, 'reseller')
   const history = seen.body.history as Array<{ from: string | null, to: string, action: string | null, actor: { type: string, name: string | null } }>
+  const lines = history.map((h) => [h.from, h.to, h.action, h.actor.type, h.actor.name])
+  assert.deepEqual(lines[0], [null, 'held', 'booking.created', 'key', 'OTA'], 'the reseller reserved')
+  assert.ok(lines.some((line) => line.join() === ['held', 'held', 'booking.changed', 'key', 'OTA'].join()), `the reseller moved the hold: ${JSON.stringify(lines)}`)
+  assert.ok(lines.some((line) => line.join() === ['held', 'confirmed', 'booking.confirmed', 'key', 'OTA'].join()), 'the reseller confirmed')
   assert.deepEqual(history.map((h) => [h.from, h.to, h.action, h.actor.type, h.actor.name]).slice(-2),
     [['confirmed', 'confirmed', 'booking.changed', 'key', 'OTA'], ['confirmed', 'cancelled', 'booking.cancelled', 'key', 'OTA']])
 })

@@ -55,6 +55,12 @@ function unitCounts(items: ReadonlyArray<{ unitId: string }>): Record<string, nu
 /** Notes as kept: trimmed, blank is none (null); left out stays undefined. */
 const notesOf = (notes: string | null | undefined) => notes === undefined ? undefined : notes?.trim() || null
 
+/** A contact field a change may replace but not blank: the booking keeps a name and an address to reach its guest. */
+function requiredText(text: string, field: string): string {
+  if (text.trim() === '') throw badRequest(`${field} cannot be blank`)
+  return text.trim()
+}
+
 /** Confirm's contact: a name (fullName, or firstName and lastName) and an email address. */
 function requiredContact(contact: OctoContact): ResellerContact {
   const name = (contact.fullName ?? [contact.firstName, contact.lastName].filter(Boolean).join(' ')).trim()
@@ -136,8 +142,8 @@ export const octoBookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
       ...notes !== undefined ? { notes: notesOf(notes) ?? null } : {},
       ...contact ? {
         contact: {
-          ...contact.fullName != null ? { name: contact.fullName.trim() } : {},
-          ...contact.emailAddress != null ? { email: contact.emailAddress.trim() } : {},
+          ...contact.fullName != null ? { name: requiredText(contact.fullName, 'contact.fullName') } : {},
+          ...contact.emailAddress != null ? { email: requiredText(contact.emailAddress, 'contact.emailAddress') } : {},
           ...contact.phoneNumber !== undefined ? { phone: contact.phoneNumber?.trim() || null } : {},
         },
       } : {},
