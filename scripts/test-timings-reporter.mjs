@@ -26,6 +26,17 @@ function closesFile(type, { file, name, nesting, details }) {
     && typeof details?.duration_ms === 'number' && resolve(name) === resolve(file)
 }
 
+/**
+ * The test file a reported file stands for: a bundle made by scripts/bundle-tests.ts
+ * (`test-output/NAME/api--booking.test.mjs`, for `npm run test:fast`) is named by its source
+ * (`test/api/booking.test.ts`); any other file by itself.
+ * @param {string} file relative to the working directory
+ */
+function testFileOf(file) {
+  const bundle = /^test-output\/[^/]+\/(.+)\.mjs$/.exec(file)
+  return bundle ? `test/${bundle[1].replaceAll('--', '/')}.ts` : file
+}
+
 /** @param {AsyncIterable<{ type: string, data: any }>} source */
 export default async function* timingsReporter(source) {
   const started = Date.now()
@@ -45,7 +56,7 @@ export default async function* timingsReporter(source) {
     }
   }
   const files = [...new Set([...timed.keys(), ...summarized.keys()])]
-    .map((file) => ({ file: relative(process.cwd(), file), ms: Math.round(timed.get(file) ?? summarized.get(file)) }))
+    .map((file) => ({ file: testFileOf(relative(process.cwd(), file)), ms: Math.round(timed.get(file) ?? summarized.get(file)) }))
   const record = {
     label: process.env.TOURDESK_TEST_LABEL ?? '',
     tests: counts.tests ?? 0,

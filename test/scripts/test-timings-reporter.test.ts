@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test } from 'node:test'
@@ -128,4 +128,15 @@ test('times are rounded to the second before they are split into minutes and sec
   const run = { label: 'sqlite', tests: 1, pass: 1, fail: 0, cancelled: 0, skipped: 0, todo: 0, ms: 599_700, files: [{ file: 'test/a.test.ts', ms: 599_700 }, { file: 'test/b.test.ts', ms: 59_400 }] }
   assert.equal(formatRuns([run], 3_599_600), 'slowest 2 test files:\n  10 min 0 s  test/a.test.ts (sqlite)\n      59.4 s  test/b.test.ts (sqlite)\n'
     + 'tests 1, pass 1, fail 0, cancelled 0, skipped 0, todo 0, duration 60 min 0 s\n')
+})
+
+test('a bundle of npm run test:fast is named by the test file it was made from', async (t) => {
+  const { dir, quick } = fixtureFiles(t)
+  // As scripts/bundle-tests.ts names the bundle of test/api/quick.test.ts.
+  mkdirSync(join(dir, 'test-output/fast-bundles-1'), { recursive: true })
+  const bundle = 'test-output/fast-bundles-1/api--quick.test.mjs'
+  writeFileSync(join(dir, bundle), readFileSync(join(dir, quick)))
+  const lines = (await reportOf(dir, [bundle])).trimEnd().split('\n')
+  assert.equal(lines[0], 'slowest 1 test files:')
+  assert.match(lines[1], /^\s+\d+\.\d s {2}test\/api\/quick\.test\.ts$/)
 })
