@@ -205,3 +205,21 @@ test('a change of the language alone is news to the guest, told in the new langu
   assert.ok(workshopMail.subject!.startsWith('Pedido recebido: '), `guided in Portuguese only, it is booked in Portuguese: ${workshopMail.subject}`)
   assert.ok(!workshopMail.text!.includes('Idioma do guia'), workshopMail.text)
 })
+
+test('the reminder and a cancelled departure are written in the booking’s language too', async (t) => {
+  const { service, sink } = await withMail(t, demoCatalog())
+  const { booking } = await guestBooking(service, { tour_id: 'alfama-walk', start: ALFAMA_FRI, party: 2, language: 'pt' }, GUEST)
+  await deliverEmails(service)
+  service.clock.set('2026-06-04T09:00:00Z')
+  await service.context.scheduler.runNow('email-reminders')
+  assert.equal((await (await keyOf(service, 'staff')).post(`/departures/alfama-walk/${ALFAMA_FRI}/cancel`, { reason: 'aviso de tempestade' })).status, 200)
+  await deliverEmails(service)
+
+  const [confirmed, reminder, cancelled] = sink.messages.filter((m) => to(m) === GUEST.email)
+  const about = `Passeio a pé por Alfama e Mouraria · ${lisbonMoment(ALFAMA_FRI, 'pt-PT')} (Hora da Europa Ocidental) · ${booking.code}`
+  assert.deepEqual([confirmed, reminder, cancelled].map((m) => m?.subject), [`Reserva confirmada: ${about}`, `Até breve: ${about}`, `Saída cancelada: ${about}`])
+  assert.ok(reminder.text!.includes('Lembramos a sua reserva com Alfama & Tejo Tours. Por favor, esteja em Miradouro de Santa Luzia, Largo Santa Luzia, 1100-487 Lisboa, Portugal alguns minutos antes do início.'), reminder.text)
+  assert.ok(spaced(reminder.text!).includes('Cancelar custa:\n\nAté ao início: 100% do total, 38,00 €\n'), reminder.text)
+  assert.ok(cancelled.text!.includes('Lamentamos: Alfama & Tejo Tours cancelou esta saída (aviso de tempestade) e, com ela, a sua reserva. Não se aplica nenhuma taxa.'), cancelled.text)
+  assert.equal(calendarEvent(cancelled).summary, 'Passeio a pé por Alfama e Mouraria (Alfama & Tejo Tours)')
+})
