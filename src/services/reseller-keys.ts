@@ -1,12 +1,16 @@
 import { Temporal } from 'temporal-polyfill'
 import { toStoredInstant } from '../domain/instant-format.ts'
 import { RESELLER_ROLE } from '../domain/roles.ts'
+import { LruMap } from '../domain/lru-map.ts'
+import type { ApiKeyRow } from '../store/staff.ts'
 import type { Store } from '../store/store.ts'
 import type { Reseller } from './reseller-bookings.ts'
 import { API_KEY_PATTERN, sha256 } from './staff-auth.ts'
 
 /** A key's last use is written at most this often, as for operator keys (staff-auth.ts). */
 const TOUCH_EVERY_MS = 60_000
+/** Keys kept found, per node: far more than an operator's resellers. */
+const KEPT_KEYS = 1_000
 
 /**
  * Who is calling the OCTo API: the live reseller key a Bearer secret is; `not-reseller` for a
@@ -20,10 +24,31 @@ export function resellerKeys(store: Store) {
    * answers again (src/services/availability-answers.ts).
    */
   const touchedAtMs = new Map<string, number>()
+  /**
+   * Keys found, with the store's change token they were read under, reused while it stands:
+   * a reseller polls at many connections, and on PostgreSQL reading the key was a round trip
+   * per request. The token moves with every commit of any node or process (a revocation or a
+   * new key included: src/store/change-token.ts, src/store/sqlite.ts), so a node refuses a
+   * revoked key as soon as it would see another node's booking in its kept availability
+   * answers; the token is null while a node cannot tell, and then every request reads the key.
+   */
+  const found = new LruMap<string, { token: string, key: ApiKeyRow }>(KEPT_KEYS)
+
+  async function findKey(instanceRef: string, secretHash: string): Promise<ApiKeyRow | undefined> {
+    const name = `${instanceRef} ${secretHash}`
+    // Taken before the read: a commit during it moves the token, and the row read is not reused.
+    const token = store.changeToken()
+    const kept = token === null ? undefined : found.get(name)
+    if (kept && kept.token === token) return kept.key
+    const key = await store.staff.findKey(instanceRef, secretHash)
+    if (key && token !== null) found.set(name, { token, key })
+    return key
+  }
+
   return {
     async identify(instanceRef: string, bearer: string, now: Temporal.Instant): Promise<Reseller | 'not-reseller' | null> {
       if (!API_KEY_PATTERN.test(bearer)) return null
-      const key = await store.staff.findKey(instanceRef, sha256(bearer))
+      const key = await findKey(instanceRef, sha256(bearer))
       if (!key || key.revoked_at !== null) return null
       if (key.role !== RESELLER_ROLE) return 'not-reseller'
       const lastUseMs = Math.max(key.last_used_at === null ? -Infinity : Date.parse(key.last_used_at), touchedAtMs.get(key.id) ?? -Infinity)

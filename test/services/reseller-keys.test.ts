@@ -38,3 +38,29 @@ test(`${AT_ONCE} requests of a reseller key at once write its last use once, and
   const [row] = (await store.staff.listKeys(lisbon)).filter((k) => k.role === 'reseller')
   assert.equal(Date.parse(row.last_used_at!), service.clock.now().epochMilliseconds, 'the last use written is the latest')
 })
+
+test(`a reseller key is read from the database again only after a commit, and its revocation is refused at once (${testDialect})`, async (t) => {
+  const service = await build(t)
+  const { store } = service.context
+  // PostgreSQL's token is null (nothing kept) until this node listens for changes.
+  for (const deadline = Date.now() + 5_000; store.changeToken() === null && Date.now() < deadline;) await new Promise((resolve) => setImmediate(resolve))
+  let reads = 0
+  const staff = { ...store.staff, findKey: (...args: Parameters<Store['staff']['findKey']>) => {
+    reads++
+    return store.staff.findKey(...args)
+  } }
+  const keys = resellerKeys({ ...store, staff })
+  const lisbon = service.context.catalogs.get('lisbon')!.instance.ref
+  const actor = { type: 'system', id: null, name: 'test' } as const
+  const { key, secret } = await service.context.staff.createKey(lisbon, { name: 'OTA', role: 'reseller' }, actor, service.clock.now())
+  // The first use writes the key's last use, a commit: the next request reads the key again.
+  await keys.identify(lisbon, secret, service.clock.now())
+  await keys.identify(lisbon, secret, service.clock.now())
+  reads = 0
+  for (let i = 0; i < AT_ONCE; i++) assert.notEqual(await keys.identify(lisbon, secret, service.clock.now()), null)
+  assert.equal(reads, 0, 'no commit: the key found before stands')
+
+  await service.context.staff.revokeKey(lisbon, key.id, actor, service.clock.now())
+  assert.equal(await keys.identify(lisbon, secret, service.clock.now()), null, 'revoked: refused on the next request')
+  assert.equal(reads, 1)
+})
