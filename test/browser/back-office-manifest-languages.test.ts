@@ -1,0 +1,50 @@
+import { after, before, describe, test } from 'node:test'
+import type { Browser } from 'playwright-core'
+import { backOffice } from '../helpers/back-office.ts'
+import { assertAccessible, browserSkipReason, launchBrowser } from '../helpers/browser.ts'
+import { startService, type StartedService } from '../helpers/build.ts'
+import { apiKeyClient, type OperatorClient } from '../helpers/operator.ts'
+import assert from 'node:assert/strict'
+
+// The back office's manifest of a group guided in two languages (docs/languages.md, "A
+// booking's language"), in Chromium on the Lisbon demo: the guests per language under the
+// totals, and each guest's language on their card. Clocks at DEFAULT_NOW (Monday 1 June 2026).
+
+/** alfama-walk 09:30 on Tuesday 2 June (Lisbon, +01:00). */
+const ALFAMA_TUE = '2026-06-02T08:30:00Z'
+
+describe('the manifest by language in Chromium', { skip: browserSkipReason(), timeout: 300_000 }, () => {
+  let service: StartedService
+  let browser: Browser
+  let manager: OperatorClient
+
+  before(async () => {
+    service = await startService()
+    browser = await launchBrowser()
+    manager = (await apiKeyClient(service, 'manager')).client
+  })
+  after(async () => {
+    await browser?.close()
+    await service?.close()
+  })
+
+  const { officePage, signInAs } = backOffice(() => ({ service, browser }))
+
+  test('a guide reads how many guests each language has, and which language each guest is guided in', async () => {
+    const book = async (name: string, party: number, language?: string) => {
+      const made = await manager.post('/bookings', { tour_id: 'alfama-walk', start: ALFAMA_TUE, party, contact: { name, phone: '+351912345678' }, language })
+      assert.equal(made.status, 201, made.text)
+    }
+    await book('Ana Silva', 2)
+    await book('Bruno Sousa', 3, 'pt')
+    const office = await officePage()
+    const { page } = office
+    await signInAs(page, 'guide', { path: `departures/alfama-walk/${encodeURIComponent(ALFAMA_TUE)}`, heading: /^Alfama/ })
+    const summary = page.getByRole('region', { name: 'Departure' })
+    await summary.getByText('Guided in: 2 English (en) and 3 Portuguese (pt)').waitFor()
+    await page.locator('.guest', { hasText: 'Bruno Sousa' }).getByText(/· Portuguese \(pt\)$/).waitFor()
+    await page.locator('.guest', { hasText: 'Ana Silva' }).getByText(/· English \(en\)$/).waitFor()
+    await assertAccessible(page, 'manifest by language')
+    await office.close()
+  })
+})
