@@ -3,6 +3,7 @@ import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 import { toStoredInstant } from '../domain/instant-format.ts'
 import type { BookingService } from '../services/bookings.ts'
 import type { OperatorBookingService } from '../services/operator-bookings.ts'
+import { LOCKOUT, STAFF_IDLE_MINUTES } from '../services/staff-auth.ts'
 import { EVENT_RETENTION_DAYS } from '../store/events.ts'
 import { deleteExpiredSubmissions } from '../store/privacy.ts'
 import type { Store } from '../store/store.ts'
@@ -23,6 +24,8 @@ export interface HousekeepingReport {
   /** Requests nobody answered within the instance's request_decision_hours (or by their departure's cutoff). */
   declinedRequests: number
   deletedSessions: number
+  /** Staff sessions expired or idle, sign-in failure counts past the lockout window and setup links past their expiry. */
+  deletedStaffRecords: number
   deletedIdempotencyKeys: number
   deletedSubmissions: number
   /** Events past the feed's 30 days. */
@@ -33,8 +36,9 @@ export interface HousekeepingReport {
 
 /**
  * The periodic work no request does: writes `expired` for lapsed holds nobody read, declines
- * the requests whose answer is overdue, and deletes sessions, idempotency keys and form
- * submissions, events and emails past their lifetime.
+ * the requests whose answer is overdue, and deletes guest and staff sessions, staff sign-in
+ * failure counts and setup links, idempotency keys, form submissions, events and emails past
+ * their lifetime.
  */
 export async function runHousekeeping({ store, bookings, operatorBookings, catalogs }: HousekeepingParts, now: Temporal.Instant): Promise<HousekeepingReport> {
   const stored = toStoredInstant(now)
@@ -42,6 +46,9 @@ export async function runHousekeeping({ store, bookings, operatorBookings, catal
     expiredHolds: await bookings.sweepLapsedHolds(now),
     declinedRequests: await operatorBookings.declineOverdueRequests(catalogs.values(), now),
     deletedSessions: await store.sessions.deleteExpired(stored),
+    // Past these a staff session or failure count no longer counts (src/services/staff-auth.ts).
+    deletedStaffRecords: await store.staff.deleteExpired(stored,
+      toStoredInstant(now.subtract({ minutes: STAFF_IDLE_MINUTES })), toStoredInstant(now.subtract({ minutes: LOCKOUT.minutes }))),
     deletedIdempotencyKeys: await store.idempotency.deleteExpired(stored),
     deletedSubmissions: await deleteExpiredSubmissions(store.db, now),
     deletedEvents: await store.write(() => store.events.prune(toStoredInstant(now.subtract({ hours: 24 * EVENT_RETENTION_DAYS })), 10_000)),
