@@ -3635,6 +3635,28 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `idempotent_answer_erased`: This Idempotency-Key was answered, and the answer erased with the personal data it held */
+            410: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://tourdesk.dev/problems/idempotent_answer_erased",
+                     *       "title": "This Idempotency-Key was answered, and the answer erased with the personal data it held",
+                     *       "status": 410,
+                     *       "detail": "This Idempotency-Key was answered, and the answer erased with the personal data it held",
+                     *       "code": "idempotent_answer_erased",
+                     *       "request_id": "req-1a2b"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `payload_too_large`: Body is too large */
             413: {
                 headers: {
@@ -4884,7 +4906,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `hold_expired`: The hold has expired */
+            /** @description `hold_expired`: The hold has expired; `idempotent_answer_erased`: This Idempotency-Key was answered, and the answer erased with the personal data it held */
             410: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];

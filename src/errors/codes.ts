@@ -20,6 +20,7 @@ export const ERROR_CODES = {
   cancellation_not_allowed: { status: 409, title: 'The booking can no longer be cancelled', surface: 'any' },
   idempotency_in_flight: { status: 409, title: 'A request with this Idempotency-Key is still being processed', surface: 'any' },
   hold_expired: { status: 410, title: 'The hold has expired', surface: 'any' },
+  idempotent_answer_erased: { status: 410, title: 'This Idempotency-Key was answered, and the answer erased with the personal data it held', surface: 'any' },
   payload_too_large: { status: 413, title: 'Body is too large', surface: 'any' },
   unsupported_media_type: { status: 415, title: 'Content-Type must be application/json', surface: 'any' },
   expectation_failed: { status: 417, title: 'The Expect header names an expectation this server cannot meet', surface: 'any' },

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import { ERASED } from '../domain/erasure.ts'
 import { toStoredInstant } from '../domain/instant-format.ts'
 import { canonicalJson } from '../domain/json-equal.ts'
 import type { RecordAnswer } from '../store/write-plan.ts'
@@ -37,7 +38,8 @@ function callerOf(request: FastifyRequest): string | null {
  * is written in the same transaction as the change it reports, so a crash can never
  * separate them; a 4xx answer is kept too. A retry with the same key and body gets the
  * first answer (and status) with Idempotent-Replayed: true, another body is 422
- * idempotency_key_reused, and a retry while the first runs is 409.
+ * idempotency_key_reused, and a retry while the first runs is 409. A key whose answer a
+ * privacy erasure emptied is 410 idempotent_answer_erased, whatever the body.
  */
 export async function runIdempotent<T>(
   request: FastifyRequest,
@@ -59,6 +61,10 @@ export async function runIdempotent<T>(
   const now = clock.now()
   const lookUp = async () => {
     const stored = await store.idempotency.find(scope, toStoredInstant(clock.now()))
+    // An erasure keeps that the key was answered but not what it answered (src/store/privacy.ts): running the request again would book twice.
+    if (stored?.fingerprint === ERASED) {
+      throw new ApiError('idempotent_answer_erased', 'This Idempotency-Key was already answered; the answer was erased with the personal data it held, and the request is not run again')
+    }
     if (stored && stored.fingerprint !== fingerprint) {
       throw new ApiError('idempotency_key_reused', 'This Idempotency-Key was already used for a different request')
     }

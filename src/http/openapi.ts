@@ -83,6 +83,8 @@ function problemExample(status: number, codes: readonly ErrorCode[]): JsonSchema
 function errorResponses(route: RouteOptions, extra: ErrorCode[], surface: Surface): Record<string, JsonSchema> {
   const codes = new Set<ErrorCode>([...EVERY_ROUTE, ...extra, ...(route.config?.errors ?? [])])
   if ([route.method].flat().some((m) => STATE_CHANGING_METHODS.has(m))) STATE_CHANGING.forEach((c) => codes.add(c))
+  // Every route that keeps Idempotency-Key answers (src/http/idempotency.ts) may meet one a privacy erasure emptied.
+  if (codes.has('idempotency_in_flight')) codes.add('idempotent_answer_erased')
   // A route that reads the session also refuses a malformed X-Session or session parameter.
   if (route.schema?.body || route.schema?.querystring || route.schema?.params || route.config?.session) WITH_SCHEMA.forEach((c) => codes.add(c))
   const byStatus = new Map<number, ErrorCode[]>()

@@ -54,7 +54,7 @@ export interface ErasureCounts {
  * Erases one person's form submissions and subscription, and strips their contact details
  * from bookings (the bookings themselves stay: seats and the operator's records depend on them)
  * and from every copy kept of them: events, audit entries, emails and kept answers
- * (src/store/personal-copies.ts). A plan, so the caller can write its audit entry in the same
+ * (src/store/personal-copies.ts); a kept answer stays as an empty mark until it expires. A plan, so the caller can write its audit entry in the same
  * transaction.
  */
 export function* erasePersonalDataPlan(db: Db, instanceId: string, email: string, at: Temporal.Instant): Plan<ErasureCounts> {
@@ -71,7 +71,10 @@ export function* erasePersonalDataPlan(db: Db, instanceId: string, email: string
   // The emails to the address repeat the contact details in their bodies.
   const emails = yield* compiled(db.deleteFrom('emails').where('instance_id', '=', instanceId).where('recipient', '=', address))
   const operatorEmails = yield* deleteEmailsAbout(instanceId, address, events.eventIds, bookingIds)
-  const answers = yield* compiled(db.deleteFrom('idempotency_keys').where('instance_id', '=', instanceId).where(keptAnswersAbout(db, instanceId, email)))
+  // A kept answer loses what it said (and the fingerprint of the request that held the
+  // contact) but not that it was given: a retry with its key is refused, not booked again (src/http/idempotency.ts).
+  const answers = yield* compiled(db.updateTable('idempotency_keys').set({ fingerprint: ERASED, body: '' })
+    .where('instance_id', '=', instanceId).where(keptAnswersAbout(db, instanceId, email)))
   // The contact is a field of the booking like any other: its version grows, so an operator's stale If-Match fails.
   const bookings = yield* compiled(db.updateTable('bookings')
     .set({ contact_name: ERASED, contact_email: ERASED, contact_phone: null, updated_at: toStoredInstant(at), version: sql<number>`version + 1` })

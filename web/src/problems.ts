@@ -98,6 +98,8 @@ const EXPLAIN: Record<ErrorCode | 'network', Explainer> = {
   cancellation_not_allowed: says('action', (w) => w.cannotCancel),
   idempotency_in_flight: says('action', (w) => w.inFlight),
   idempotency_key_reused: says('action', (w) => w.keyReused),
+  // Only a retry that outlived a privacy erasure of the guest meets this; a reload starts afresh.
+  idempotent_answer_erased: says('action', (w) => w.reload),
   hold_expired: says('action', (w) => w.holdLapsed),
   payload_too_large: says('action', (w) => w.tooLarge),
   headers_too_large: says('action', (w) => w.headersTooLarge),
