@@ -30,7 +30,33 @@ export function compiledOncePerProcess(factory: Factory): Factory {
   }
 }
 
+type Compiled = ((...args: unknown[]) => unknown) & { errors?: unknown, schemaEnv?: unknown }
+
+/**
+ * Each route's validator and serializer compiled when a request first needs it instead of when
+ * the app starts: compiling them all was most of a service's CPU time from spawn to its first
+ * answer (bench/results/2026-11-27-checkout.md), and a node answers most routes seldom or never.
+ * Fastify calls the function it was given and reads the validator's `errors` and `schemaEnv`
+ * (node_modules/fastify/lib/validation.js, validateParam), which are the compiled function's.
+ */
+export function compiledOnFirstUse(factory: Factory): Factory {
+  return (...factoryArgs) => {
+    const compile = factory(...factoryArgs)
+    return (route) => {
+      let compiled: Compiled | undefined
+      const real = () => (compiled ??= compile(route) as Compiled)
+      const onFirstUse = function (this: unknown, ...args: unknown[]) {
+        return real().apply(this, args)
+      }
+      return Object.defineProperties(onFirstUse, {
+        errors: { get: () => real().errors },
+        schemaEnv: { get: () => real().schemaEnv },
+      })
+    }
+  }
+}
+
 export const keptCompilers: CompilersFactory = {
-  buildValidator: compiledOncePerProcess(AjvCompiler() as Factory) as ValidatorFactory,
-  buildSerializer: compiledOncePerProcess(SerializerSelector() as Factory) as SerializerFactory,
+  buildValidator: compiledOncePerProcess(compiledOnFirstUse(AjvCompiler() as Factory)) as ValidatorFactory,
+  buildSerializer: compiledOncePerProcess(compiledOnFirstUse(SerializerSelector() as Factory)) as SerializerFactory,
 }

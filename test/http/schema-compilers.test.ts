@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { compiledOncePerProcess } from '../../src/http/schema-compilers.ts'
+import { compiledOncePerProcess, compiledOnFirstUse } from '../../src/http/schema-compilers.ts'
 import { ALFAMA } from '../helpers/booking-fixtures.ts'
 import { build } from '../helpers/build.ts'
 
@@ -34,6 +34,26 @@ test('another schema or other compiler options are compiled anew', () => {
   assert.equal(compiles.length, 3)
   assert.notEqual(text, integer)
   assert.notEqual(coercing, integer)
+})
+
+test('a schema is compiled when a request first needs it, not when the app starts, and the validator answers as the compiled one', () => {
+  const compiles: unknown[] = []
+  const compile = compiledOnFirstUse(() => (route) => {
+    compiles.push(route.schema)
+    const validate = Object.assign((value: unknown) => {
+      validate.errors = typeof value === 'number' ? null : [{ message: 'must be integer' }]
+      return validate.errors === null
+    }, { errors: null as unknown, schemaEnv: { root: true } })
+    return validate
+  })({})
+  const validate = compile({ schema: { type: 'integer' } }) as ((value: unknown) => boolean) & { errors: unknown, schemaEnv: unknown }
+  assert.equal(compiles.length, 0, 'nothing compiled at start')
+  assert.equal(validate('two'), false)
+  assert.deepEqual(validate.errors, [{ message: 'must be integer' }])
+  assert.equal(validate(2), true)
+  assert.equal(validate.errors, null)
+  assert.deepEqual(validate.schemaEnv, { root: true })
+  assert.equal(compiles.length, 1, 'compiled once, at the first request')
 })
 
 test('two apps in one process validate and serialize alike with the kept functions', async (t) => {
