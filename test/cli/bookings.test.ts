@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { test, type TestContext } from 'node:test'
 import { runCli } from '../helpers/cli.ts'
 import { ApiClient } from '../helpers/client.ts'
-import { freshDatabase } from '../helpers/database.ts'
+import { migratedDatabase } from '../helpers/database.ts'
 import { OperatorClient } from '../helpers/operator.ts'
 import { startServer } from '../helpers/server-process.ts'
 
@@ -12,7 +12,7 @@ import { startServer } from '../helpers/server-process.ts'
 const PASSWORD = 'correct horse battery staple'
 
 async function setting(t: TestContext) {
-  const db = await freshDatabase()
+  const db = await migratedDatabase()
   const server = await startServer({ DATABASE_URL: db.url })
   t.after(async () => {
     await server.stop()

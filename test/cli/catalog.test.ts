@@ -7,7 +7,7 @@ import { readSettings } from '../../src/config/env.ts'
 import { openStore } from '../../src/store/store.ts'
 import { demoCatalog } from '../helpers/build.ts'
 import { runCli, type CliRun } from '../helpers/cli.ts'
-import { freshDatabase, testDialect } from '../helpers/database.ts'
+import { migratedDatabase, testDialect } from '../helpers/database.ts'
 import { delayUntil, PROPAGATION_LIMIT_MS } from '../helpers/propagation.ts'
 import { startServer, type ServerProcess } from '../helpers/server-process.ts'
 
@@ -16,7 +16,7 @@ import { startServer, type ServerProcess } from '../helpers/server-process.ts'
 // (src/server.ts bundled as `npm start` runs it, its own process) that serves what they write without a restart.
 
 async function setting(t: TestContext) {
-  const db = await freshDatabase()
+  const db = await migratedDatabase()
   const dir = mkdtempSync(join(tmpdir(), 'tourdesk-catalog-'))
   const servers: ServerProcess[] = []
   t.after(async () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { test, type TestContext } from 'node:test'
 import { runCli } from '../helpers/cli.ts'
-import { freshDatabase } from '../helpers/database.ts'
+import { migratedDatabase } from '../helpers/database.ts'
 import { OperatorClient } from '../helpers/operator.ts'
 import { startServer, type ServerProcess } from '../helpers/server-process.ts'
 
@@ -10,7 +10,7 @@ import { startServer, type ServerProcess } from '../helpers/server-process.ts'
 const PASSWORD = 'correct horse battery staple'
 
 async function setting(t: TestContext) {
-  const db = await freshDatabase()
+  const db = await migratedDatabase()
   const servers: ServerProcess[] = []
   t.after(async () => {
     for (const server of servers) await server.stop()
