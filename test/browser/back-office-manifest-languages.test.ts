@@ -8,7 +8,8 @@ import assert from 'node:assert/strict'
 
 // The back office's manifest of a group guided in two languages (docs/languages.md, "A
 // booking's language"), in Chromium on the Lisbon demo: the guests per language under the
-// totals, and each guest's language on their card. Clocks at DEFAULT_NOW (Monday 1 June 2026).
+// totals, each guest's language on their card, and a booking's language in its detail and
+// history. Clocks at DEFAULT_NOW (Monday 1 June 2026).
 
 /** alfama-walk 09:30 on Tuesday 2 June (Lisbon, +01:00). */
 const ALFAMA_TUE = '2026-06-02T08:30:00Z'
@@ -28,23 +29,31 @@ describe('the manifest by language in Chromium', { skip: browserSkipReason(), ti
     await service?.close()
   })
 
-  const { officePage, signInAs } = backOffice(() => ({ service, browser }))
+  const { officePage, officeUrl, signInAs } = backOffice(() => ({ service, browser }))
 
   test('a guide reads how many guests each language has, and which language each guest is guided in', async () => {
     const book = async (name: string, party: number, language?: string) => {
       const made = await manager.post('/bookings', { tour_id: 'alfama-walk', start: ALFAMA_TUE, party, contact: { name, phone: '+351912345678' }, language })
       assert.equal(made.status, 201, made.text)
+      return made.body.code as string
     }
-    await book('Ana Silva', 2)
+    const ana = await book('Ana Silva', 2)
     await book('Bruno Sousa', 3, 'pt')
     const office = await officePage()
     const { page } = office
-    await signInAs(page, 'guide', { path: `departures/alfama-walk/${encodeURIComponent(ALFAMA_TUE)}`, heading: /^Alfama/ })
+    await signInAs(page, 'staff', { path: `departures/alfama-walk/${encodeURIComponent(ALFAMA_TUE)}`, heading: /^Alfama/ })
     const summary = page.getByRole('region', { name: 'Departure' })
     await summary.getByText('Guided in: 2 English (en) and 3 Portuguese (pt)').waitFor()
     await page.locator('.guest', { hasText: 'Bruno Sousa' }).getByText(/· Portuguese \(pt\)$/).waitFor()
     await page.locator('.guest', { hasText: 'Ana Silva' }).getByText(/· English \(en\)$/).waitFor()
     await assertAccessible(page, 'manifest by language')
+
+    // The booking's detail says the language, and its history the change of it.
+    assert.equal((await manager.patch(`/bookings/${ana}`, { language: 'es' })).status, 200)
+    await page.goto(officeUrl(`bookings/${ana}`))
+    await page.getByRole('heading', { level: 1, name: /Ana Silva/ }).waitFor()
+    assert.equal(await page.locator('.booking-facts div', { hasText: /^Guided in/ }).locator('dd').textContent(), 'Spanish (es)')
+    await page.getByText(/Guided in: en → es/).waitFor()
     await office.close()
   })
 })

@@ -13,6 +13,7 @@ import { onlyImplicitUnit } from '../../../src/domain/units.ts'
 import { guestsInWords } from './unit-fields.tsx'
 import { departurePath } from './today.tsx'
 import type { Formats } from '../../src/format.ts'
+import { languageName } from './translation-strings.ts'
 
 type Panel = 'move' | 'party' | 'contact' | 'note' | 'cancel' | 'decline'
 
@@ -49,7 +50,7 @@ const KEPT_STATUS_ACTIONS: Record<string, string> = {
 const FIELD_LABELS: Record<string, string> = {
   start: 'Start', tour_id: 'Tour', party: 'Party', units: 'Units', seats: 'Seats', addons: 'Add-ons', total: 'Total', promo_code: 'Promo code', 'contact.name': 'Name',
   'contact.email': 'Email', 'contact.phone': 'Phone', internal_note: 'Internal note', checked_in_at: 'Checked in', decline_reason: 'Reason',
-  cancellation_reason: 'Reason', quarantined: 'Quarantined',
+  cancellation_reason: 'Reason', quarantined: 'Quarantined', language: 'Guided in',
 }
 
 function changeValue(field: string, value: string | number | boolean | null, formats: Formats): string {
@@ -177,6 +178,7 @@ export function BookingDetailView({ code }: { code: string }) {
                 <div><dt>Units</dt><dd>{formats.list(booking.units.map((u) => `${u.quantity} × ${u.name} (${u.amount === 0 ? 'free' : formats.price(u.amount)})`))}</dd></div>
               )}
               <div><dt>Seats</dt><dd>{booking.seats}</dd></div>
+              <div><dt>Guided in</dt><dd>{languageName(booking.language)}</dd></div>
               {booking.addons.length > 0 && (
                 <div><dt>Add-ons</dt><dd>{formats.list(booking.addons.map((a) => `${a.quantity} × ${a.name} (${formats.price(a.amount)})`))}</dd></div>
               )}
