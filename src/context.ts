@@ -9,7 +9,9 @@ import { RedisBuckets } from './http/redis-buckets.ts'
 import { bookingService, type BookingService } from './services/bookings.ts'
 import { catalogEditor, type CatalogEditor } from './catalog/catalog-editor.ts'
 import { CatalogRegistry } from './catalog/catalog-registry.ts'
+import { auditLog, type AuditLog } from './services/audit-log.ts'
 import { departureMinimum } from './services/departure-minimum.ts'
+import { eventFeed, type EventFeed } from './services/event-feed.ts'
 import { departureService, type DepartureService } from './services/departures.ts'
 import { operatorBookingService, type OperatorBookingService } from './services/operator-bookings.ts'
 import { resellerBookingService, type ResellerBookingService } from './services/reseller-bookings.ts'
@@ -59,6 +61,10 @@ export interface AppContext {
   passwordResets: PasswordResets
   /** Export and erasure of what is stored about an email address (operator API, CLI). */
   privacy: PrivacyRequests
+  /** The audit log, read (operator API). */
+  audit: AuditLog
+  /** The event feed, read (operator API: GET /events and GET /stream). */
+  eventFeed: EventFeed
   /** null when TOURDESK_RATE_LIMITS=off. */
   rateLimiter: RateLimiter | null
   webhooks: WebhookDelivery
@@ -165,6 +171,8 @@ export async function openContext(options: ContextOptions): Promise<AppContext> 
       setupLinks: staffSetupLinks(store),
       passwordResets: passwordResets(store, emails, emailSettings),
       privacy: privacyRequests(store, secret),
+      audit: auditLog(store),
+      eventFeed: eventFeed(store),
       rateLimiter: options.rateLimiter ?? null,
       webhooks,
       webhookEndpoints: webhookEndpoints(store, webhooks),

@@ -1,7 +1,7 @@
 import type { Clock } from '../domain/clock.ts'
 import { ApiError } from '../errors/api-error.ts'
 import type { EventRow } from '../store/events.ts'
-import type { Store } from '../store/store.ts'
+import type { EventFeed } from '../services/event-feed.ts'
 
 /** One open stream: where it stands in its instance's feed, and how to hand it what comes next. */
 export interface StreamSubscriber {
@@ -69,7 +69,7 @@ export class EventStreamHub {
   #pollAgain = false
 
   constructor(
-    private readonly store: Store,
+    private readonly feed: Pick<EventFeed, 'list'>,
     private readonly clock: Clock,
     /** One event as a server-sent message. */
     private readonly render: (instanceId: string, row: EventRow) => string,
@@ -133,7 +133,7 @@ export class EventStreamHub {
       }
       for (const group of positions.values()) {
         const { instanceId, afterSeq } = group[0]
-        const rows = await this.store.read(() => this.store.events.list(instanceId, { afterSeq, types: null, limit: BATCH }))
+        const rows = await this.feed.list(instanceId, { afterSeq, types: null, limit: BATCH })
         if (rows.length === 0) continue
         // Read after the rows, so a credential revoked before an event committed never sees it.
         const allowed = this.#credentialChecks()

@@ -17,7 +17,7 @@ function boundOf(value: string | undefined, timeZone: string, endOfDay: boolean)
 
 /** The audit log (docs/operator-api.md, "Audit, privacy and access"): every change made through the operator API or the CLI. */
 export const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const bookings = app.tourdesk.store.operatorBookings
+  const { audit } = app.tourdesk
 
   app.get('/audit', {
     schema: { querystring: AuditQuery, response: { 200: AuditList } },
@@ -34,14 +34,12 @@ export const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const { from, to, actor, action, booking, cursor } = request.query
     const limit = request.query.limit ?? 50
     const before = cursor === undefined ? undefined : decodeCursor(cursor, 2)
-    // An unknown booking lists nothing, as an id no entry has.
-    const bookingId = booking === undefined ? undefined : (await bookings.find(ref, booking.trim()))?.id ?? ''
-    const rows = await app.tourdesk.store.audit.list(ref, {
+    const rows = await audit.list(ref, {
       from: boundOf(from, timezone, false),
       to: boundOf(to, timezone, true),
       actor,
       action,
-      target: bookingId === undefined ? undefined : { type: 'booking', id: bookingId },
+      booking,
       before: before && { at: before[0], id: before[1] },
       limit: limit + 1,
     })

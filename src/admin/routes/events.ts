@@ -14,7 +14,7 @@ function typesOf(list: string | undefined): EventType[] | null {
 
 /** The event feed (docs/events-and-webhooks.md, "Events"): what happened, in commit order, for 30 days. */
 export const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { events } = app.tourdesk.store
+  const { eventFeed } = app.tourdesk
 
   app.get('/events', {
     schema: { querystring: EventQuery, response: { 200: EventList } },
@@ -30,9 +30,9 @@ export const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const { after } = request.query
     const limit = request.query.limit ?? 50
     const types = typesOf(request.query.types)
-    const afterSeq = after === undefined ? 0 : await app.tourdesk.store.read(() => events.seqOf(ref, after))
+    const afterSeq = after === undefined ? 0 : await eventFeed.seqOf(ref, after)
     if (afterSeq === null) throw new ApiError('not_found', `The feed holds no event ${after}: it is older than 30 days, or was never made`)
-    const rows = await app.tourdesk.store.read(() => events.list(ref, { afterSeq, types, limit: limit + 1 }))
+    const rows = await eventFeed.list(ref, { afterSeq, types, limit: limit + 1 })
     const page = rows.slice(0, limit)
     return {
       events: page.map((row) => eventView(row, request.catalog)),

@@ -30,14 +30,14 @@ function streamHeaders(reply: FastifyReply): Record<string, string> {
 
 /** GET /stream: the event feed as server-sent events, for screens that update without reloading (the back office's Requests). */
 export const streamRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { store, staff, clock } = app.tourdesk
+  const { eventFeed, staff, clock } = app.tourdesk
   // The catalog of now, so names and zone follow live edits.
   const render = (instanceId: string, row: EventRow) => {
     const catalog = app.tourdesk.catalogs.byRef(instanceId)
     if (!catalog) throw new Error(`event stream: no catalog for instance ${instanceId}`)
     return `id: ${row.id}\ndata: ${JSON.stringify(eventView(row, catalog))}\n\n`
   }
-  const hub = new EventStreamHub(store, clock, render, (err) => app.log.warn({ err }, 'event stream: could not read the feed'))
+  const hub = new EventStreamHub(eventFeed, clock, render, (err) => app.log.warn({ err }, 'event stream: could not read the feed'))
   app.addHook('preClose', (done) => {
     hub.endAll()
     done()
@@ -70,11 +70,11 @@ export const streamRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!EVENT_ID.test(lastEventId)) {
         throw new ApiError('validation_failed', 'Last-Event-ID must be an event id such as evt_…', { errors: [{ field: 'Last-Event-ID', message: 'must be an event id' }] })
       }
-      const seq = await store.read(() => store.events.seqOf(ref, lastEventId))
+      const seq = await eventFeed.seqOf(ref, lastEventId)
       if (seq === null) throw new ApiError('not_found', `The feed holds no event ${lastEventId}: it is older than 30 days, or was never made`)
       afterSeq = seq
     } else {
-      afterSeq = await store.read(() => store.events.lastSeq(ref))
+      afterSeq = await eventFeed.lastSeq(ref)
     }
 
     const identity = request.staff!
