@@ -1,5 +1,6 @@
 import type { Instance } from '../catalog/catalog-file.ts'
 import { escapeHtml } from '../domain/html-escape.ts'
+import { languagesOf } from '../domain/translation.ts'
 import type { PageBundle } from './page-bundle.ts'
 
 /**
@@ -52,7 +53,7 @@ export function instanceAttributes(instance: Instance, api: string): string {
 export function pageShell(instance: Instance, bundle: PageBundle): string {
   const name = escapeHtml(instance.name)
   return pageDocument(`Book a tour · ${name}`, bundle, `<header class="site-header"><p class="operator-name">${name}</p></header>
-<main id="app" ${instanceAttributes(instance, `/api/${instance.prefix}`)}>
+<main id="app" ${instanceAttributes(instance, `/api/${instance.prefix}`)} data-languages="${escapeHtml(languagesOf(instance).join(' '))}">
 <h1>Book a tour with ${name}</h1>
 <noscript><p>This booking page needs JavaScript. You can also book by contacting ${name} directly.</p></noscript>
 </main>`)

@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
 import { freshDatabase, type FreshDatabase } from '../helpers/database.ts'
 import { assertAccessible, browserSkipReason, launchBrowser, openGuestPage, screenshot } from '../helpers/browser.ts'
+import type { ApiClient } from '../helpers/client.ts'
 import { apiClient, bookingPageUrl, chooseFirstOpenTime, guestMoney, guestSession } from '../helpers/booking-page.ts'
 import { startServer, type ServerProcess } from '../helpers/server-process.ts'
 import { demoCatalog } from '../helpers/build.ts'
@@ -19,6 +20,19 @@ const ALFAMA_PT = {
   description: 'Começamos no Miradouro de Santa Luzia, com Alfama e o rio a nossos pés, e descemos pelos becos e escadinhas do antigo bairro mouro até à Mouraria. Ruas íngremes de calçada: traga sapatos confortáveis.',
   ginjinha: 'Prova de ginjinha',
   ginjinhaDescription: 'Um copinho do licor de ginja de Lisboa, num copo de chocolate, numa tasca familiar da Rua de São Miguel.',
+}
+
+/** A booking of the first open Alfama walk for two, made through the API (another device) and guided in `language`. */
+async function bookedIn(api: ApiClient, language: string, contact: { name: string, email: string }) {
+  const session = await api.session()
+  const slot = (await api.get('/availability?tour=alfama-walk&days=14&party=2')).body.slots.find((s: { bookable: boolean }) => s.bookable)
+  assert.ok(slot, 'an alfama-walk departure is open in the next two weeks')
+  const held = await api.post('/booking', { tour_id: 'alfama-walk', start: slot.start, party: 2, language }, { headers: session.headers })
+  assert.equal(held.status, 200, held.text)
+  const booked = await api.post('/checkout', contact, { headers: { 'x-session': session.session } })
+  assert.equal(booked.status, 200, booked.text)
+  assert.equal(booked.body.language, language)
+  return booked.body
 }
 
 /** Text of the page as the guest reads it, without the language switch (which names every language in itself). */
@@ -212,6 +226,64 @@ describe('the booking page in the guest\'s language, in Chromium', { skip: brows
     const sail = (await api.get('/booking', { headers: session })).body
     assert.equal(sail.tour.id, 'tagus-sunset-sail')
     assert.equal(sail.language, 'fr')
+    assert.deepEqual(guest.faults, [])
+    await guest.close()
+  })
+
+  test('a manage link opens in the booking\'s language whatever the browser speaks; the switch still works there', async () => {
+    const api = await apiClient(server.origin, 'lisbon')
+    const pt = await bookedIn(api, 'pt', { name: 'Ana Silva', email: 'ana.link@example.pt' })
+
+    // An English browser opens the Portuguese booking's link: the page turns Portuguese, not stored as a choice.
+    const english = await openGuestPage(browser, { locale: 'en-US' })
+    await english.page.goto(pt.manage_url)
+    await english.page.locator('#confirmation-title').filter({ hasText: 'Reserva confirmada' }).waitFor()
+    assert.equal(await english.page.getAttribute('html', 'lang'), 'pt')
+    assert.equal(await english.page.textContent('h1'), 'A sua reserva')
+    assert.equal(await english.page.textContent('#booking-code'), pt.code)
+    assert.equal(await english.page.getAttribute('#language-pt', 'aria-current'), 'true')
+    assert.match(await readText(english.page, '.booking-card'), new RegExp(`Passeio${ALFAMA_PT.title}`), 'the tour is read again in Portuguese')
+    assert.equal(new URL(english.page.url()).hash, '', 'the token is out of the address bar')
+    assert.equal(await english.page.evaluate(() => localStorage.getItem('tourdesk.page-language')), null, 'the booking\'s language is not the guest\'s choice')
+    await assertAccessible(english.page, 'a Portuguese booking\'s manage link in an English browser')
+    await screenshot(english.page, 'languages-5-manage-link-pt')
+
+    // The switch: English, remembered as any switch is.
+    await english.page.click('#language-en')
+    await english.page.locator('#confirmation-title').filter({ hasText: 'Booking confirmed' }).waitFor()
+    assert.equal(await english.page.getAttribute('html', 'lang'), 'en')
+    assert.match(await readText(english.page, '.booking-card'), /TourAlfama & Mouraria Walking Tour/)
+    assert.equal(await english.page.evaluate(() => localStorage.getItem('tourdesk.page-language')), 'en')
+    assert.deepEqual(english.faults, [])
+    assert.deepEqual(english.consoleErrors, [])
+    await english.close()
+
+    // A Portuguese browser opens an English booking's link: English.
+    const en = await bookedIn(api, 'en', { name: 'John Smith', email: 'john.link@example.com' })
+    const portuguese = await openGuestPage(browser, { locale: 'pt-PT' })
+    await portuguese.page.goto(en.manage_url)
+    await portuguese.page.locator('#confirmation-title').filter({ hasText: 'Booking confirmed' }).waitFor()
+    assert.equal(await portuguese.page.getAttribute('html', 'lang'), 'en')
+    assert.equal(await portuguese.page.textContent('h1'), 'Your booking')
+    assert.match(await readText(portuguese.page, '.booking-card'), /TourAlfama & Mouraria Walking Tour/)
+    await assertAccessible(portuguese.page, 'an English booking\'s manage link in a Portuguese browser')
+    assert.deepEqual(portuguese.faults, [])
+    await portuguese.close()
+  })
+
+  test('a manage link of a booking guided in a language the instance does not read opens in the instance\'s default', async () => {
+    const api = await apiClient(server.origin, 'lisbon')
+    const session = await api.session()
+    const slot = (await api.get('/availability?tour=tagus-sunset-sail&days=14&party=2')).body.slots.find((s: { bookable: boolean }) => s.bookable)
+    assert.ok(slot, 'a sail is open in the next two weeks')
+    const held = await api.post('/booking', { tour_id: 'tagus-sunset-sail', start: slot.start, party: 2, language: 'fr' }, { headers: session.headers })
+    assert.equal(held.status, 200, held.text)
+    const booked = await api.post('/checkout', { name: 'Jean Dupont', email: 'jean@example.fr' }, { headers: { 'x-session': session.session } })
+    assert.equal(booked.status, 200, booked.text)
+    const guest = await openGuestPage(browser, { locale: 'de-DE' })
+    await guest.page.goto(booked.body.manage_url)
+    await guest.page.locator('#booking-code').filter({ hasText: booked.body.code }).waitFor()
+    assert.equal(await guest.page.getAttribute('html', 'lang'), 'en', 'French is not the Lisbon instance\'s: its default, English, as the emails')
     assert.deepEqual(guest.faults, [])
     await guest.close()
   })

@@ -42,6 +42,17 @@ export function chooseLanguage(stored: string | null, browser: readonly string[]
 }
 
 /**
+ * The language a booking's manage link opens the page in, by the rule its emails follow
+ * (src/notify/email-language.ts): the booking's language when the instance reads in it, else
+ * the instance's default (`instanceLanguages[0]`), whichever first has the page's words
+ * (`pt-BR` reads `pt`'s); null when neither has them, and the page keeps its own choice.
+ */
+export function bookingLanguage(booked: string, instanceLanguages: readonly string[]): PageLanguage | null {
+  const wanted = instanceLanguages.find((tag) => tag.toLowerCase() === booked.toLowerCase())
+  return [wanted, instanceLanguages[0]].map((tag) => (tag === undefined ? null : primary(tag))).find(isPageLanguage) ?? null
+}
+
+/**
  * The locale dates, times and money are written in: the browser's own tag for that language
  * when it has one (a `pt-PT` browser writes "181,50 €", `pt` alone would be Brazilian), else
  * the language itself (a `pt-PT` guest who switched to English reads English formats).

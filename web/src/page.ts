@@ -4,7 +4,7 @@ import { BookingMemory } from './booking-memory.ts'
 import { focusOn, h } from './dom.ts'
 import { Formats } from './format.ts'
 import { storedLanguage, storeLanguage } from './language-memory.ts'
-import { chooseLanguage, languageName, loadWords, localeFor, PAGE_LANGUAGES, type PageLanguage } from './page-language.ts'
+import { bookingLanguage, chooseLanguage, languageName, loadWords, localeFor, PAGE_LANGUAGES, type PageLanguage } from './page-language.ts'
 import type { PageWords } from './words/en.ts'
 import { renderManagePage } from './views/manage-page.ts'
 import { renderTourList } from './views/tour-list.ts'
@@ -23,7 +23,8 @@ const MANAGE = /\/manage\/?$/
  * The booking page of one instance: reads the instance from the data attributes of
  * `<main>`, keeps the view in the URL (`?tour=<id>` opens a tour, `?q=` a search, `manage`
  * the guest's booking) and swaps views without reloading. It speaks the browser's language
- * among PAGE_LANGUAGES, or the one chosen with its switch (docs/languages.md).
+ * among PAGE_LANGUAGES, or the one chosen with its switch; a manage link opens it in the
+ * booking's language (docs/languages.md).
  */
 export class Page {
   readonly api: Api
@@ -35,6 +36,8 @@ export class Page {
   private readonly browserLanguages: readonly string[]
   private readonly operatorZone: string
   private readonly currency: string
+  /** The instance's languages, its default first (`data-languages` of src/web/page-shell.ts). */
+  private readonly instanceLanguages: readonly string[]
   private language: PageLanguage
   private currentFormats: Formats
   private view: View | null = null
@@ -47,8 +50,9 @@ export class Page {
   }
 
   private constructor(private readonly root: HTMLElement, browserLanguages: readonly string[], language: PageLanguage, words: PageWords) {
-    const { api, name, timezone, currency } = root.dataset
+    const { api, name, timezone, currency, languages } = root.dataset
     this.browserLanguages = browserLanguages
+    this.instanceLanguages = languages!.split(' ')
     this.operatorZone = timezone!
     this.currency = currency!
     this.language = language
@@ -169,13 +173,35 @@ export class Page {
     if (chosen === this.language) return
     const { language, words } = await loadWords(chosen)
     storeLanguage(language)
+    this.speak(language, words)
+    const held = this.onManagePage() ? null : await this.heldBooking()
+    this.render(false, { held })
+    document.getElementById(`language-${language}`)?.focus()
+  }
+
+  /**
+   * A manage link's booking, found by its token, in the language its emails are written in
+   * (`bookingLanguage`): when that is not the page's, the page turns to it, without storing it
+   * as the guest's choice, and shows the booking read again in it, focus on it. False when the
+   * page already speaks it, and the view shows the booking itself.
+   */
+  async speakBookingLanguage(booking: Booking): Promise<boolean> {
+    const wanted = bookingLanguage(booking.language, this.instanceLanguages)
+    if (wanted === null || wanted === this.language) return false
+    const { language, words } = await loadWords(wanted)
+    if (language === this.language) return false
+    this.speak(language, words)
+    // The lookup made it the session's booking: read again, its tour is named in the new language.
+    this.bookings.note(booking)
+    this.render(true, { booking: await this.sessionBooking() ?? booking })
+    return true
+  }
+
+  private speak(language: PageLanguage, words: PageWords): void {
     this.language = language
     this.currentFormats = this.formatsIn(language, words)
     this.api.language = language
     document.documentElement.lang = language
-    const held = this.onManagePage() ? null : await this.heldBooking()
-    this.render(false, { held })
-    document.getElementById(`language-${language}`)?.focus()
   }
 
   /**

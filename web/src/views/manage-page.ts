@@ -29,19 +29,26 @@ export function renderManagePage(page: Page, checkedOut: Booking | null): View {
     await card.show(booking, moveFocus)
   }
 
-  /** A manage link: the token after `#` is looked up, then taken out of the address bar (and so out of history and screenshots). */
+  /**
+   * A manage link: the token after `#` is looked up, then taken out of the address bar (and so
+   * out of history and screenshots); the booking is shown in its own language (Page.speakBookingLanguage).
+   */
   async function openLink(token: string): Promise<void> {
     status.textContent = words.opening
     try {
-      await show(await page.api.post<Booking>('/booking/lookup', { token }, { csrf: true }))
+      const found = await page.api.post<Booking>('/booking/lookup', { token }, { csrf: true })
+      forgetToken()
+      if (!await page.speakBookingLanguage(found)) await show(found)
     } catch (err) {
       status.textContent = ''
       lookup.message.show(err instanceof ApiProblem && err.code === 'no_booking' ? words.linkLapsed : explainError(page.formats, err).text)
       focusOn(lookup.message.element)
     } finally {
-      history.replaceState(null, '', `${location.pathname}${location.search}`)
+      forgetToken()
     }
   }
+
+  const forgetToken = () => history.replaceState(null, '', `${location.pathname}${location.search}`)
 
   const onHashChange = () => {
     const token = location.hash.slice(1)
