@@ -1,6 +1,7 @@
 import type { Booking, Contact, UnitItem } from '@octocloud/types'
 import { Temporal } from 'temporal-polyfill'
 import { unitLinesOf, type BookingRecord } from '../domain/booking.ts'
+import { ERASED } from '../domain/erasure.ts'
 import { formatStoredInZone } from '../domain/instant-format.ts'
 import { netOf } from '../domain/reseller-terms.ts'
 import type { BookingStatus } from '../schemas/booking-status.ts'
@@ -16,8 +17,11 @@ const STATUS: Record<BookingStatus, Booking['status']> = {
 const utc = (stored: string | null) => stored === null ? null : Temporal.Instant.from(stored).toString()
 
 function contactOf(row: BookingRecord): Contact {
+  // An erased contact's email reads "erased" (src/domain/erasure.ts), which is no address: OCTo's
+  // emailAddress must be one, or null.
+  const emailAddress = row.contact_email === ERASED ? null : row.contact_email
   return {
-    fullName: row.contact_name, firstName: null, lastName: null, emailAddress: row.contact_email, phoneNumber: row.contact_phone,
+    fullName: row.contact_name, firstName: null, lastName: null, emailAddress, phoneNumber: row.contact_phone,
     locales: [], postalCode: null, country: null, notes: null,
   }
 }

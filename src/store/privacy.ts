@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import type { Temporal } from 'temporal-polyfill'
-import { ERASED } from '../domain/erasure.ts'
+import { ERASED, ERASED_NOTES } from '../domain/erasure.ts'
 import { toStoredInstant } from '../domain/instant-format.ts'
 import type { Database, Db } from './database.ts'
 import { containsAddress, deleteEmailsAbout, scrubAuditEntries, scrubEvents } from './personal-copies.ts'
@@ -51,8 +51,9 @@ export interface ErasureCounts {
 }
 
 /**
- * Erases one person's form submissions and subscription, and strips their contact details
- * from bookings (the bookings themselves stay: seats and the operator's records depend on them)
+ * Erases one person's form submissions and subscription, and strips their contact details and
+ * the notes about them (internal_note, reseller_notes) from bookings (the bookings themselves
+ * stay: seats and the operator's records depend on them)
  * and from every copy kept of them: events, audit entries, emails and kept answers
  * (src/store/personal-copies.ts); a kept answer stays as an empty mark until it expires. A plan, so the caller can write its audit entry in the same
  * transaction.
@@ -76,8 +77,9 @@ export function* erasePersonalDataPlan(db: Db, instanceId: string, email: string
   const answers = yield* compiled(db.updateTable('idempotency_keys').set({ fingerprint: ERASED, body: '' })
     .where('instance_id', '=', instanceId).where(keptAnswersAbout(db, instanceId, email)))
   // The contact is a field of the booking like any other: its version grows, so an operator's stale If-Match fails.
+  // The notes go with it: the operator's and the reseller's free text is about the guest.
   const bookings = yield* compiled(db.updateTable('bookings')
-    .set({ contact_name: ERASED, contact_email: ERASED, contact_phone: null, updated_at: toStoredInstant(at), version: sql<number>`version + 1` })
+    .set({ contact_name: ERASED, contact_email: ERASED, contact_phone: null, ...ERASED_NOTES, updated_at: toStoredInstant(at), version: sql<number>`version + 1` })
     .where('instance_id', '=', instanceId)
     .where(sql<boolean>`lower(contact_email) = ${address}`))
   return {
