@@ -30,7 +30,7 @@ export const privacyRoutes: FastifyPluginAsyncTypebox = async (app) => {
       access: 'access.manage',
       summary: 'Erase what is stored about an email address; answers the counts',
       description: 'Deletes its contact messages, sign-ups, subscription and kept answers; its bookings stay (they hold seats and the operator\'s records) '
-        + `but lose the contact: name and email become "erased", the phone is removed, and their version grows. Repeating it answers zeros. ${AUDITED}`,
+        + `but lose the contact: name and email become "erased", the phone, internal_note and the reseller's notes are removed, and their version grows. Repeating it answers zeros. ${AUDITED}`,
     },
   }, async (request) => {
     const counts = await privacy.erase(request.catalog.instance.ref, request.query.email, { actor: actorOf(request.staff!), requestId: request.id }, clock.now())

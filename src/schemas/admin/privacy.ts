@@ -39,7 +39,7 @@ export const ErasureAnswer = named('ErasureAnswer', Type.Object({
   contact_messages: Type.Integer({ description: 'Contact messages deleted' }),
   newsletter_signups: Type.Integer({ description: 'Sign-ups (consent records) deleted' }),
   newsletter_subscriptions: Type.Integer({ description: 'Subscriptions ended and deleted' }),
-  bookings_anonymised: Type.Integer({ description: 'Bookings that lost their contact (name and email become "erased", the phone null); their seats stay' }),
+  bookings_anonymised: Type.Integer({ description: 'Bookings that lost their contact (name and email become "erased", the phone null) and their notes (internal_note, reseller notes: null); their seats stay' }),
   stored_answers: Type.Integer({ description: "Kept Idempotency-Key answers deleted: those of the guest's sessions and any other that repeats the address (a booking staff made)" }),
   emails: Type.Integer({ description: 'Emails to the address deleted from the email log (their bodies repeat the contact details)' }),
   operator_emails: Type.Integer({ description: "Emails to others deleted from the email log: the operator's alerts about the person's messages and bookings, copies to a booking's earlier address" }),
@@ -47,5 +47,5 @@ export const ErasureAnswer = named('ErasureAnswer', Type.Object({
     description: 'Events of the feed that named the person, erased in place (they keep their number): the feed, a stream resumed from an older '
       + 'Last-Event-ID, webhook retries and POST /webhooks/{id}/replay send them erased from now on. What a receiver already got is beyond reach.',
   }),
-  audit_entries_scrubbed: Type.Integer({ description: "Audit entries whose before or after held the person's contact details or address, erased in place" }),
+  audit_entries_scrubbed: Type.Integer({ description: "Audit entries whose before or after held the person's contact details or address, or a note about one of their bookings, erased in place" }),
 }))
