@@ -6,11 +6,12 @@ import { bookingPath, DeparturePicker, FieldError, formErrorOf, invalid, useTour
 import type { BookingRecord } from './booking-types.ts'
 import { countsPerUnit, mixOf, quantitiesOf, startingCounts, UnitFields } from './unit-fields.tsx'
 import { guestEmailNote } from './guest-email-note.ts'
+import { languageName } from './translation-strings.ts'
 
 /** Refusals that concern one field without naming it. */
 const CODE_FIELDS: Record<string, string> = {
   party_out_of_range: 'party', party_mismatch: 'party', insufficient_capacity: 'start', departure_ended: 'start', slot_not_found: 'start', tour_not_found: 'tour_id',
-  invalid_promo_code: 'promo_code',
+  invalid_promo_code: 'promo_code', language_not_offered: 'language',
 }
 
 /** A key per attempt: a retry of the same request (a double click, a lost answer) makes one booking. */
@@ -37,6 +38,8 @@ export function NewBooking() {
   const [status, setStatus] = useState<'confirmed' | 'requested'>('confirmed')
   const [notify, setNotify] = useState(true)
   const [note, setNote] = useState('')
+  /** The language the party is guided in; '' leaves it to the API: the tour's first. */
+  const [language, setLanguage] = useState('')
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<FormError | null>(null)
   const key = useRef(newIdempotencyKey())
@@ -69,6 +72,7 @@ export function NewBooking() {
     setTourId(id)
     setStart(null)
     setAddons({})
+    setLanguage('')
     const chosen = tours?.find((t) => t.id === id)
     const fitted = chosen && (size < chosen.party.min || size > chosen.party.max) ? Math.max(chosen.party.min, Math.min(size || 0, chosen.party.max)) : size
     if (fitted !== size) setParty(String(fitted))
@@ -91,7 +95,7 @@ export function NewBooking() {
       tour_id: tourId, start, party: size, ...(unitTour ? { units: counts } : {}),
       addons: Object.fromEntries(Object.entries(addons).filter(([, q]) => q > 0)),
       contact: { name: name.trim(), ...(email.trim() ? { email: email.trim() } : {}), ...(phone.trim() ? { phone: phone.trim() } : {}) },
-      status, notify_guest: notify && hasEmail,
+      status, notify_guest: notify && hasEmail, ...(language ? { language } : {}),
     }
     if (note.trim()) body.internal_note = note.trim()
     setBusy(true)
@@ -147,6 +151,16 @@ export function NewBooking() {
           </>
         )}
         {tour && <AddonFields prefix="new" tour={tour} party={size} values={addons} onChange={setAddons} errors={fields} />}
+        {tour && tour.languages.length > 1 && (
+          <>
+            <label for="new-language">Guided in</label>
+            <select id="new-language" value={language || tour.languages[0]} {...invalid('new-language-error', fields.language)}
+              onChange={(event) => setLanguage(event.currentTarget.value)}>
+              {tour.languages.map((tag) => <option key={tag} value={tag}>{languageName(tag)}</option>)}
+            </select>
+            <FieldError id="new-language-error" text={fields.language} />
+          </>
+        )}
 
         <fieldset class="contact-fields">
           <legend>Guest</legend>
