@@ -6,7 +6,7 @@ import { testDialect } from '../helpers/database.ts'
 import { checkAgainstOcto } from './octo-client.ts'
 
 // Kept OCTo answers go gzipped to a reseller whose client takes gzip (src/http/compressed-answer.ts):
-// the same JSON, a tenth of the bytes, and Vary: Accept-Encoding for caches on the way.
+// the same JSON in a fraction of the bytes, and Vary: Accept-Encoding for caches on the way.
 
 const NINETY_DAYS = { productId: 'alfama-walk', optionId: 'DEFAULT', localDateStart: '2026-06-01', localDateEnd: '2026-08-29' }
 
