@@ -1,14 +1,12 @@
 import { Temporal } from 'temporal-polyfill'
-import { toStoredInstant } from '../domain/instant-format.ts'
 import { RESELLER_ROLE } from '../domain/roles.ts'
 import { LruMap } from '../domain/lru-map.ts'
 import type { ApiKeyRow } from '../store/staff.ts'
 import type { Store } from '../store/store.ts'
+import { keyLastUse } from './key-last-use.ts'
 import type { Reseller } from './reseller-bookings.ts'
 import { API_KEY_PATTERN, sha256 } from './staff-auth.ts'
 
-/** A key's last use is written at most this often, as for operator keys (staff-auth.ts). */
-const TOUCH_EVERY_MS = 60_000
 /** Keys kept found, per node: far more than an operator's resellers. */
 const KEPT_KEYS = 1_000
 
@@ -17,13 +15,7 @@ const KEPT_KEYS = 1_000
  * live key of a staff role (refused there, 403); null for no, an unknown or a revoked key (401).
  */
 export function resellerKeys(store: Store) {
-  /**
-   * When this node last wrote each key's last use. Every request in flight when a key's last
-   * use turns stale would otherwise write it, and under a reseller's polling at 50 connections
-   * that was 50 commits at once, each of which makes every node read its kept availability
-   * answers again (src/services/availability-answers.ts).
-   */
-  const touchedAtMs = new Map<string, number>()
+  const lastUse = keyLastUse(store)
   /**
    * Keys found, with the store's change token they were read under, reused while it stands:
    * a reseller polls at many connections, and on PostgreSQL reading the key was a round trip
@@ -51,11 +43,7 @@ export function resellerKeys(store: Store) {
       const key = await findKey(instanceRef, sha256(bearer))
       if (!key || key.revoked_at !== null) return null
       if (key.role !== RESELLER_ROLE) return 'not-reseller'
-      const lastUseMs = Math.max(key.last_used_at === null ? -Infinity : Date.parse(key.last_used_at), touchedAtMs.get(key.id) ?? -Infinity)
-      if (now.epochMilliseconds - lastUseMs >= TOUCH_EVERY_MS) {
-        touchedAtMs.set(key.id, now.epochMilliseconds)
-        await store.write(() => store.staff.touchKey(instanceRef, key.id, toStoredInstant(now)))
-      }
+      await lastUse.note(instanceRef, key, now)
       return {
         keyId: key.id,
         name: key.name,

@@ -9,6 +9,7 @@ import type { Actor } from '../store/audit.ts'
 import { newRowId } from '../store/row-id.ts'
 import type { ApiKeyRow, StaffRow, StaffSessionRow } from '../store/staff.ts'
 import type { Store } from '../store/store.ts'
+import { keyLastUse } from './key-last-use.ts'
 
 const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number, options: { N: number, r: number, p: number, maxmem: number }) => Promise<Buffer>
 
@@ -121,6 +122,7 @@ function liveKey(key: ApiKeyRow | undefined): StaffIdentity | null {
  */
 export function staffAuth(store: Store, secret: string, tourIdsOf: (instanceRef: string) => ReadonlySet<string> = () => new Set()) {
   const { staff, audit } = store
+  const keyUse = keyLastUse(store)
 
   return {
     /**
@@ -180,9 +182,7 @@ export function staffAuth(store: Store, secret: string, tourIdsOf: (instanceRef:
       if (!API_KEY_PATTERN.test(bearer)) return null
       const key = await staff.findKey(instanceRef, sha256(bearer))
       const identity = liveKey(key)
-      if (identity && (key!.last_used_at === null || now.epochMilliseconds - Date.parse(key!.last_used_at) >= TOUCH_EVERY_MS)) {
-        await store.write(() => staff.touchKey(instanceRef, key!.id, toStoredInstant(now)))
-      }
+      if (identity) await keyUse.note(instanceRef, key!, now)
       return identity
     },
 

@@ -117,3 +117,60 @@ test('API keys are for managers; a key of one instance is 401 on the other', asy
   assert.equal(elsewhere.status, 401)
   assert.equal(elsewhere.body.code, 'unauthenticated')
 })
+
+// An integration may call at many connections at once. Its key's last use is written at most
+// once a minute per node (src/services/key-last-use.ts), by one of the requests that find it
+// stale, not by each: on PostgreSQL every commit makes every node read its kept answers again.
+const AT_ONCE = 20
+
+test(`${AT_ONCE} requests of a key at once, its last use stale, write it once, and not again within the minute`, { timeout: 60_000 }, async (t) => {
+  const service = await build(t)
+  const { staff } = service.context.store
+  // The real store, watched: touchKey counted as test/services/reseller-keys.test.ts does, and
+  // each read of the key held until all the requests have read it, so that every one of them
+  // finds it as it was before any writes (without the hold, how many overlap is up to timing).
+  const { touchKey, findKey } = staff
+  let touches = 0
+  staff.touchKey = (...args) => {
+    touches++
+    return touchKey(...args)
+  }
+  let allRead: { arrive(): Promise<void> } | null = null
+  staff.findKey = async (...args) => {
+    const key = await findKey(...args)
+    await allRead?.arrive()
+    return key
+  }
+  const { key, client } = await apiKeyClient(service, 'viewer')
+  const { client: manager } = await signedInStaff(service, 'manager')
+  const getAllAtOnce = async () => {
+    allRead = barrier(AT_ONCE)
+    const answers = await Promise.all(Array.from({ length: AT_ONCE }, () => client.get('/me')))
+    allRead = null
+    assert.deepEqual(answers.map((answer) => answer.status), answers.map(() => 200))
+  }
+
+  assert.equal((await client.get('/me')).status, 200)
+  assert.equal(touches, 1, 'the first use')
+  service.clock.advance({ minutes: 1 })
+  await getAllAtOnce()
+  assert.equal(touches, 2, 'once for all the requests that found it stale')
+  service.clock.advance({ seconds: 59 })
+  await getAllAtOnce()
+  assert.equal(touches, 2, 'not again within the minute')
+  const listed = (await manager.get('/api-keys')).body.api_keys.find((k: { id: string }) => k.id === key.id)
+  assert.equal(Date.parse(listed.last_used_at), service.clock.now().subtract({ seconds: 59 }).epochMilliseconds, 'the stale last use renewed')
+})
+
+/** Lets everyone who arrives through once `count` have arrived. */
+function barrier(count: number) {
+  let arrived = 0
+  let open = () => {}
+  const opened = new Promise<void>((resolve) => { open = resolve })
+  return {
+    arrive(): Promise<void> {
+      if (++arrived === count) open()
+      return opened
+    },
+  }
+}
