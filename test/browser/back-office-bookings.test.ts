@@ -1,13 +1,10 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
-import type { Browser, Page } from 'playwright-core'
+import { describe, test } from 'node:test'
+import type { Page } from 'playwright-core'
 import type { Role } from '../../src/domain/roles.ts'
 import { ALFAMA_TUE, guestBooking } from '../admin/bookings-fixtures.ts'
-import { backOffice } from '../helpers/back-office.ts'
-import { assertAccessible, browserSkipReason, focused, focusReaches, launchBrowser, screenshot, tabTo } from '../helpers/browser.ts'
-import { startService, type StartedService } from '../helpers/build.ts'
-import { apiKeyClient, type OperatorClient } from '../helpers/operator.ts'
-import { mailSink, type MailSink } from '../helpers/smtp.ts'
+import { backOfficeSuite } from '../helpers/back-office.ts'
+import { assertAccessible, browserSkipReason, focused, focusReaches, screenshot, tabTo } from '../helpers/browser.ts'
 
 // The back office's Bookings view (issue 17) in Chromium, on the real app and database, with
 // a real SMTP server: both clocks are held at DEFAULT_NOW (Monday 1 June 2026, 09:00 in Lisbon).
@@ -16,29 +13,13 @@ import { mailSink, type MailSink } from '../helpers/smtp.ts'
 const ALFAMA_TUE_1400 = '2026-06-02T14:00:00+01:00'
 
 describe('the Bookings view in Chromium', { skip: browserSkipReason(), timeout: 300_000 }, () => {
-  let service: StartedService
-  let sink: MailSink
-  let browser: Browser
-  let manager: OperatorClient
-
-  before(async () => {
-    sink = await mailSink()
-    service = await startService({ email: { smtpUrl: sink.url } })
-    browser = await launchBrowser()
-    manager = (await apiKeyClient(service, 'manager')).client
-  })
-  after(async () => {
-    await browser?.close()
-    await service?.close()
-    await sink?.close()
-  })
-
-  const { officeUrl, officePage, signInAs } = backOffice(() => ({ service, browser }))
+  const started = backOfficeSuite({ mail: true })
+  const { officeUrl, officePage, signInAs } = started
 
   /** What every node does every second: events into emails, then sending. */
   async function deliverEmails(): Promise<void> {
-    await service.context.scheduler.runNow('emails')
-    await service.context.scheduler.runNow('email-sending')
+    await started.service.context.scheduler.runNow('emails')
+    await started.service.context.scheduler.runNow('email-sending')
   }
 
   /** A staff account with the test password, signed in through the sign-in form, on the Bookings list. */
@@ -59,8 +40,8 @@ describe('the Bookings view in Chromium', { skip: browserSkipReason(), timeout: 
   const result = (page: Page, text: RegExp) => page.locator('.booking-result', { hasText: text }).waitFor()
 
   test('staff find a booking by the guest\'s name, then move it, change its party, note it, resend its confirmation and cancel it', async () => {
-    const { booking } = await guestBooking(service, { tour_id: 'alfama-walk', start: ALFAMA_TUE, party: 2 }, { name: 'Beatriz Conceição', email: 'beatriz@example.pt' })
-    await guestBooking(service, { tour_id: 'alfama-walk', start: ALFAMA_TUE, party: 1 }, { name: 'Other Guest', email: 'other@example.pt' })
+    const { booking } = await guestBooking(started.service, { tour_id: 'alfama-walk', start: ALFAMA_TUE, party: 2 }, { name: 'Beatriz Conceição', email: 'beatriz@example.pt' })
+    await guestBooking(started.service, { tour_id: 'alfama-walk', start: ALFAMA_TUE, party: 1 }, { name: 'Other Guest', email: 'other@example.pt' })
     await deliverEmails()
     const office = await officePage()
     const { page } = office
@@ -92,19 +73,19 @@ describe('the Bookings view in Chromium', { skip: browserSkipReason(), timeout: 
     await move.getByRole('button', { name: 'Move booking' }).click()
     await result(page, /^Moved to Alfama/)
     assert.equal((await focused(page)).text.startsWith('Moved to Alfama'), true, 'focus goes to what happened')
-    let seen = (await manager.get(`/bookings/${booking.code}`)).body
+    let seen = (await started.manager.get(`/bookings/${booking.code}`)).body
     assert.equal(seen.start, ALFAMA_TUE_1400, 'moved, as the operator API says')
 
     // A change made meanwhile by someone else: the form says so and shows the booking as it is; then it goes through.
     await page.getByRole('button', { name: 'Change party or add-ons…' }).click()
     await page.getByLabel('Guests').fill('3')
-    assert.equal((await manager.patch(`/bookings/${booking.code}`, { contact: { phone: '+351 912 000 111' } })).status, 200)
+    assert.equal((await started.manager.patch(`/bookings/${booking.code}`, { contact: { phone: '+351 912 000 111' } })).status, 200)
     await page.getByRole('button', { name: 'Save changes' }).click()
     await page.getByRole('alert').filter({ hasText: /Someone else changed this booking/ }).waitFor()
     await page.locator('.booking-facts', { hasText: '+351912000111' }).waitFor()
     await page.getByRole('button', { name: 'Save changes' }).click()
     await result(page, /^Now 3 guests/)
-    assert.equal((await manager.get(`/bookings/${booking.code}`)).body.party, 3)
+    assert.equal((await started.manager.get(`/bookings/${booking.code}`)).body.party, 3)
 
     // The internal note, from the keyboard.
     await page.getByRole('button', { name: 'Add internal note…' }).focus()
@@ -114,7 +95,7 @@ describe('the Bookings view in Chromium', { skip: browserSkipReason(), timeout: 
     await tabTo(page, (e) => e.text === 'Save note', 'Save note')
     await page.keyboard.press('Enter')
     await result(page, /Internal note saved/)
-    assert.equal((await manager.get(`/bookings/${booking.code}`)).body.internal_note, 'Prefers to be called, not emailed')
+    assert.equal((await started.manager.get(`/bookings/${booking.code}`)).body.internal_note, 'Prefers to be called, not emailed')
 
     // The history lists each of those changes, with who made it and what changed.
     const changed = history.locator('li[data-action="booking.changed"]')
@@ -130,8 +111,8 @@ describe('the Bookings view in Chromium', { skip: browserSkipReason(), timeout: 
     await page.getByRole('button', { name: 'Resend confirmation' }).click()
     await result(page, /confirmation is on its way to beatriz@example\.pt again/)
     await page.locator('.email-log li', { hasText: 'Confirmation, sent again' }).waitFor()
-    await service.context.scheduler.runNow('email-sending')
-    const copies = sink.messages.filter((m) => m.subject?.startsWith('Booking confirmed') && m.subject.includes(booking.code))
+    await started.service.context.scheduler.runNow('email-sending')
+    const copies = started.sink.messages.filter((m) => m.subject?.startsWith('Booking confirmed') && m.subject.includes(booking.code))
     assert.equal(copies.length, 2, 'the original and the copy reached the mail server')
     await assertAccessible(page, 'booking detail')
     await screenshot(page, 'back-office-booking-detail')
@@ -145,7 +126,7 @@ describe('the Bookings view in Chromium', { skip: browserSkipReason(), timeout: 
     assert.equal(await cancel.getByLabel('Waive the fee').isChecked(), true, 'waived unless chosen otherwise')
     await cancel.getByRole('button', { name: 'Cancel booking', exact: true }).click()
     await result(page, /cancelled, fee waived/)
-    seen = (await manager.get(`/bookings/${booking.code}`)).body
+    seen = (await started.manager.get(`/bookings/${booking.code}`)).body
     assert.equal(seen.status, 'cancelled')
     assert.deepEqual([seen.cancellation.fee_waived, seen.cancellation.reason, seen.cancellation.by], [true, 'Flight cancelled', 'operator'])
     await history.getByText(/Confirmed → Cancelled, by Sam staff/).waitFor()
@@ -181,7 +162,7 @@ describe('the Bookings view in Chromium', { skip: browserSkipReason(), timeout: 
 
     const code = /\/bookings\/([A-Z0-9]+)$/.exec(new URL(page.url()).pathname)?.[1]
     assert.ok(code, page.url())
-    const made = (await manager.get(`/bookings/${code}`)).body
+    const made = (await started.manager.get(`/bookings/${code}`)).body
     assert.deepEqual([made.channel, made.status, made.party, made.start, made.contact.phone], ['staff', 'confirmed', 3, '2026-06-02T17:30:00+01:00', '+351912345678'])
     assert.deepEqual(made.addons.map((a: { id: string, quantity: number }) => [a.id, a.quantity]), [['ginjinha-tasting', 2]])
     await page.locator('.history', { hasText: /Confirmed, by Sam staff/ }).waitFor()
@@ -213,10 +194,10 @@ describe('the Bookings view in Chromium', { skip: browserSkipReason(), timeout: 
     await page.getByText(/· no email address/).waitFor()
     await page.locator('.status-line', { hasText: 'The guest has no email address and is not emailed: tell them yourself.' }).waitFor()
     const code = /\/bookings\/([A-Z0-9]+)$/.exec(new URL(page.url()).pathname)![1]
-    const made = (await manager.get(`/bookings/${code}`)).body
+    const made = (await started.manager.get(`/bookings/${code}`)).body
     assert.deepEqual(made.contact, { name: 'Walk-in Wally', email: null, phone: '+442079460958' })
     await deliverEmails()
-    assert.deepEqual((await manager.get(`/emails?booking=${code}`)).body.emails, [], 'no guest email is made')
+    assert.deepEqual((await started.manager.get(`/emails?booking=${code}`)).body.emails, [], 'no guest email is made')
     await office.close()
   })
 
@@ -231,7 +212,7 @@ describe('the Bookings view in Chromium', { skip: browserSkipReason(), timeout: 
     await focusReaches(page, 'new-tour', 'focus goes to the first field to fix')
     await page.getByLabel('Tour').selectOption('pastel-de-nata-workshop')
     await page.getByRole('button', { name: 'Day after' }).click()
-    await guestBooking(service, { tour_id: 'pastel-de-nata-workshop', start: '2026-06-02T09:00:00Z', party: 3 }, { name: 'Four Seats', email: 'four@example.org' })
+    await guestBooking(started.service, { tour_id: 'pastel-de-nata-workshop', start: '2026-06-02T09:00:00Z', party: 3 }, { name: 'Four Seats', email: 'four@example.org' })
     await page.getByLabel('Guests').fill('2')
     await page.getByRole('button', { name: 'Day before' }).click()
     await page.getByRole('button', { name: 'Day after' }).click()
@@ -253,7 +234,7 @@ describe('the Bookings view in Chromium', { skip: browserSkipReason(), timeout: 
   })
 
   test('a viewer on a phone sees the list and a booking\'s detail, history and emails, with no buttons to act', async () => {
-    const { booking } = await guestBooking(service, { tour_id: 'alfama-walk', start: ALFAMA_TUE, party: 1 }, { name: 'Vera Viewed', email: 'vera@example.pt' })
+    const { booking } = await guestBooking(started.service, { tour_id: 'alfama-walk', start: ALFAMA_TUE, party: 1 }, { name: 'Vera Viewed', email: 'vera@example.pt' })
     await deliverEmails()
     const office = await officePage({ viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true })
     const { page } = office

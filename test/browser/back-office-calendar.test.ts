@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
-import type { Browser, Page } from 'playwright-core'
+import { describe, test } from 'node:test'
+import type { Page } from 'playwright-core'
 import type { Role } from '../../src/domain/roles.ts'
-import { backOffice } from '../helpers/back-office.ts'
+import { backOfficeSuite } from '../helpers/back-office.ts'
 import { bookingPageUrl, fitsWidth } from '../helpers/booking-page.ts'
-import { assertAccessible, browserSkipReason, focusReaches, launchBrowser, screenshot } from '../helpers/browser.ts'
-import { startService, type StartedService } from '../helpers/build.ts'
-import { apiKeyClient, type OperatorClient } from '../helpers/operator.ts'
+import { assertAccessible, browserSkipReason, focusReaches, screenshot } from '../helpers/browser.ts'
 
 // The back office's calendar (issue 17) in Chromium, on the real app and database. The
 // server's clock and the browser's are held at DEFAULT_NOW (Monday 1 June 2026, 09:00 in
@@ -16,21 +14,8 @@ import { apiKeyClient, type OperatorClient } from '../helpers/operator.ts'
 declare const document: { activeElement: { id: string } | null }
 
 describe('the back office calendar in Chromium', { skip: browserSkipReason(), timeout: 300_000 }, () => {
-  let service: StartedService
-  let browser: Browser
-  let manager: OperatorClient
-
-  before(async () => {
-    service = await startService()
-    browser = await launchBrowser()
-    manager = (await apiKeyClient(service, 'manager')).client
-  })
-  after(async () => {
-    await browser?.close()
-    await service?.close()
-  })
-
-  const { officePage, signInAs, follow } = backOffice(() => ({ service, browser }))
+  const started = backOfficeSuite()
+  const { officePage, signInAs, follow } = started
 
   /** A staff account of `role`, signed in through the form, on the calendar of this week. */
   async function calendarAs(page: Page, role: Role): Promise<void> {
@@ -42,14 +27,14 @@ describe('the back office calendar in Chromium', { skip: browserSkipReason(), ti
   /** The departure as the operator API lists it. */
   async function departure(tour: string, start: string): Promise<any> {
     const date = new Date(Date.parse(start) + 3_600_000).toISOString().slice(0, 10)
-    const answer = await manager.get(`/departures?from=${date}&to=${date}&tour=${tour}`)
+    const answer = await started.manager.get(`/departures?from=${date}&to=${date}&tour=${tour}`)
     assert.equal(answer.status, 200, answer.text)
     return answer.body.departures.find((d: { start: string }) => Date.parse(d.start) === Date.parse(start))
   }
 
   /** A confirmed staff booking (a phone call) on a departure. */
   async function booked(tour: string, start: string, party: number, name: string): Promise<string> {
-    const made = await manager.post('/bookings', {
+    const made = await started.manager.post('/bookings', {
       tour_id: tour, start, party, status: 'confirmed', contact: { name, email: `guest-${Math.random().toString(36).slice(2, 8)}@example.pt` },
     })
     assert.equal(made.status, 201, made.text)
@@ -90,14 +75,14 @@ describe('the back office calendar in Chromium', { skip: browserSkipReason(), ti
 
     const guest = await officePage()
     const booking = guest.page
-    await booking.goto(bookingPageUrl(service.origin, 'lisbon', 'alfama-walk'))
+    await booking.goto(bookingPageUrl(started.service.origin, 'lisbon', 'alfama-walk'))
     await booking.locator('input[name="start"]').first().waitFor({ state: 'attached' })
     await booking.check('#date-2026-06-02')
     const time = booking.locator('#time-2026-06-02-1400')
     await time.waitFor({ state: 'attached' })
     assert.equal(await time.isDisabled(), true, 'the guest cannot choose the closed time')
     assert.match(await booking.locator('label[for="time-2026-06-02-1400"]').textContent() ?? '', /Booking closed/)
-    const slots = (await service.client('lisbon').get('/availability?tour=alfama-walk&date=2026-06-02&days=1')).body.slots
+    const slots = (await started.service.client('lisbon').get('/availability?tour=alfama-walk&date=2026-06-02&days=1')).body.slots
     assert.equal(slots.find((s: { start: string }) => Date.parse(s.start) === Date.parse(start))?.status, 'closed')
 
     await slot.click()
@@ -148,7 +133,7 @@ describe('the back office calendar in Chromium', { skip: browserSkipReason(), ti
     assert.match(await panel.textContent() ?? '', /3 of 10 booked/)
 
     // A version changed meanwhile by someone else: the panel reloads and says so.
-    assert.equal((await manager.patch(`/departures/alfama-walk/${encodeURIComponent(start)}`, { capacity: 12 })).status, 200)
+    assert.equal((await started.manager.patch(`/departures/alfama-walk/${encodeURIComponent(start)}`, { capacity: 12 })).status, 200)
     await capacity.fill('11')
     await panel.getByRole('button', { name: 'Save changes' }).click()
     await panel.getByText(/Someone else changed this departure just now/).waitFor()
@@ -238,7 +223,7 @@ describe('the back office calendar in Chromium', { skip: browserSkipReason(), ti
     assert.match(await panel.locator('#cancel-summary').textContent() ?? '', /3 guests lose their bookings.*Email is not set up on this service \(see Settings\), so the guests are not emailed/)
     await assertAccessible(page, 'cancel confirmation')
     await screenshot(page, 'back-office-calendar-cancel')
-    for (const code of codes) assert.equal((await manager.get(`/bookings/${code}`)).body.status, 'confirmed', 'nothing happens before the confirmation')
+    for (const code of codes) assert.equal((await started.manager.get(`/bookings/${code}`)).body.status, 'confirmed', 'nothing happens before the confirmation')
 
     await confirm.click()
     await panel.locator('.badge', { hasText: 'Cancelled' }).waitFor()
@@ -247,7 +232,7 @@ describe('the back office calendar in Chromium', { skip: browserSkipReason(), ti
     const cancelled = await departure('fado-night', start)
     assert.deepEqual([cancelled.cancelled, cancelled.closed], [true, true])
     for (const code of codes) {
-      const booking = (await manager.get(`/bookings/${code}`)).body
+      const booking = (await started.manager.get(`/bookings/${code}`)).body
       assert.deepEqual([booking.status, booking.cancellation?.reason], ['cancelled', 'The fado house is closed for repairs'])
     }
     assert.deepEqual(office.faults, [])

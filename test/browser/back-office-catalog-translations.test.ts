@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
-import type { Browser, Page } from 'playwright-core'
-import { backOffice } from '../helpers/back-office.ts'
-import { assertAccessible, browserSkipReason, focusReaches, launchBrowser, screenshot } from '../helpers/browser.ts'
-import { demoCatalog, startService, type StartedService } from '../helpers/build.ts'
-import { apiKeyClient, type OperatorClient } from '../helpers/operator.ts'
+import { describe, test } from 'node:test'
+import type { Page } from 'playwright-core'
+import { backOfficeSuite } from '../helpers/back-office.ts'
+import { assertAccessible, browserSkipReason, focusReaches, screenshot } from '../helpers/browser.ts'
+import { demoCatalog } from '../helpers/build.ts'
 
 // The back office's languages and translations (issue 29 item 6, docs/languages.md) in
 // Chromium, on the real app and database: the demo lists en, pt and es; a manager translates
@@ -34,22 +33,9 @@ function overflowing(page: Page): Promise<string[]> {
 }
 
 describe('languages and translations in the back office catalog editor, in Chromium', { skip: browserSkipReason(), timeout: 300_000 }, () => {
-  let service: StartedService
-  let browser: Browser
-  let manager: OperatorClient
-
-  before(async () => {
-    service = await startService({ catalog: catalogWithoutSailTitle() })
-    browser = await launchBrowser()
-    manager = (await apiKeyClient(service, 'manager')).client
-  })
-  after(async () => {
-    await browser?.close()
-    await service?.close()
-  })
-
-  const { officeUrl, officePage, signInAs, follow } = backOffice(() => ({ service, browser }))
-  const guestSail = async (language: string) => (await service.client().get('/tours/tagus-sunset-sail', { headers: { 'accept-language': language } })).body
+  const started = backOfficeSuite({ catalog: catalogWithoutSailTitle() })
+  const { officeUrl, officePage, signInAs, follow } = started
+  const guestSail = async (language: string) => (await started.service.client().get('/tours/tagus-sunset-sail', { headers: { 'accept-language': language } })).body
   const missingFor = async (page: Page, language: string) => Number(await page.locator(`.translation-counts li[data-language="${language}"]`).getAttribute('data-missing'))
 
   test('a manager adds a Portuguese title and unit name beside the English; the markers go, guests reading pt get them, and a refusal sits at its field', async () => {
@@ -87,7 +73,7 @@ describe('languages and translations in the back office catalog editor, in Chrom
     await page.getByRole('button', { name: 'Save the translations' }).click()
     await page.locator('.catalog-saved', { hasText: 'Translations saved' }).waitFor()
 
-    const pt = (await manager.get('/tours/tagus-sunset-sail')).body.translations.pt
+    const pt = (await started.manager.get('/tours/tagus-sunset-sail')).body.translations.pt
     assert.equal(pt.title, 'Veleiro ao pôr do sol no Tejo')
     assert.deepEqual(pt.units, { senior: { name: 'Sénior' }, child: { name: 'Criança' } }, 'the words for a unit the sail has not are kept')
     assert.equal(pt.meeting_point.name, 'Doca de Santo Amaro, pontão B', 'the texts not touched are kept')
@@ -103,7 +89,7 @@ describe('languages and translations in the back office catalog editor, in Chrom
     assert.equal(await page.locator('#tr-translations-pt-title-error').textContent(), 'Is longer than 200 characters', 'the cause alone, not the union\'s "must be null"')
     await focusReaches(page, 'tr-translations-pt-title')
     await assertAccessible(page, 'translations with an error')
-    assert.equal((await manager.get('/tours/tagus-sunset-sail')).body.translations.pt.title, 'Veleiro ao pôr do sol no Tejo', 'nothing changed')
+    assert.equal((await started.manager.get('/tours/tagus-sunset-sail')).body.translations.pt.title, 'Veleiro ao pôr do sol no Tejo', 'nothing changed')
     await page.getByRole('button', { name: 'Undo my changes' }).click()
     assert.equal(await title.inputValue(), 'Veleiro ao pôr do sol no Tejo')
 
@@ -142,7 +128,7 @@ describe('languages and translations in the back office catalog editor, in Chrom
     await field.fill('en, pt, es, fr')
     await page.getByRole('button', { name: 'Save the languages' }).click()
     await page.locator('.catalog-saved', { hasText: 'French (fr)' }).waitFor()
-    assert.deepEqual((await manager.get('/settings')).body.languages, ['en', 'pt', 'es', 'fr'])
+    assert.deepEqual((await started.manager.get('/settings')).body.languages, ['en', 'pt', 'es', 'fr'])
     await gaps.getByRole('columnheader', { name: 'French (fr)' }).waitFor()
     const alfamaFrench = gaps.locator('tr[data-tour="alfama-walk"] td').nth(2)
     assert.match(await alfamaFrench.textContent() ?? '', /^(\d+) of \1 texts missing$/, 'nothing is in French yet')
@@ -155,7 +141,7 @@ describe('languages and translations in the back office catalog editor, in Chrom
     await page.locator('#settings-languages-error', { hasText: '"pt"' }).waitFor()
     await focusReaches(page, 'settings-languages')
     await assertAccessible(page, 'languages with an error')
-    assert.deepEqual((await manager.get('/settings')).body.languages, ['en', 'pt', 'es', 'fr'])
+    assert.deepEqual((await started.manager.get('/settings')).body.languages, ['en', 'pt', 'es', 'fr'])
 
     // The policy's summary in French, beside its English; publishing keeps the other translations.
     await follow(page.getByRole('navigation', { name: 'Catalog' }).getByRole('link', { name: 'Cancellation policy' }))
@@ -167,7 +153,7 @@ describe('languages and translations in the back office catalog editor, in Chrom
     await french.fill('Annulation gratuite jusqu\'à 48 heures avant le départ.')
     await page.getByRole('button', { name: 'Publish as a new version' }).click()
     await page.locator('.catalog-saved', { hasText: 'Version 4 published' }).waitFor()
-    const policies = async (language: string) => (await service.client().get(`/policies?lang=${language}`)).body.cancellation.summary
+    const policies = async (language: string) => (await started.service.client().get(`/policies?lang=${language}`)).body.cancellation.summary
     assert.equal(await policies('fr'), 'Annulation gratuite jusqu\'à 48 heures avant le départ.')
     assert.match(await policies('pt'), /^Cancelamento gratuito/, 'the Portuguese summary is published with the new version')
     assert.match(await policies('es'), /^Cancelación gratuita/)

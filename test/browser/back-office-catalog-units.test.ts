@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
-import type { Browser } from 'playwright-core'
-import { backOffice } from '../helpers/back-office.ts'
-import { assertAccessible, browserSkipReason, focusReaches, launchBrowser, screenshot } from '../helpers/browser.ts'
-import { demoCatalog, startService, type StartedService } from '../helpers/build.ts'
-import { apiKeyClient, type OperatorClient } from '../helpers/operator.ts'
+import { describe, test } from 'node:test'
+import { backOfficeSuite } from '../helpers/back-office.ts'
+import { assertAccessible, browserSkipReason, focusReaches, screenshot } from '../helpers/browser.ts'
+import { demoCatalog } from '../helpers/build.ts'
 
 // The tour editor's "Price categories" (issue 27 item 7) in Chromium, on the real app and
 // database: a manager adds a child unit to a tour that had none, guests see it, and the API's
@@ -23,21 +21,8 @@ function catalogForUnits(): any {
 }
 
 describe('price categories in the back office catalog editor, in Chromium', { skip: browserSkipReason(), timeout: 300_000 }, () => {
-  let service: StartedService
-  let browser: Browser
-  let manager: OperatorClient
-
-  before(async () => {
-    service = await startService({ catalog: catalogForUnits() })
-    browser = await launchBrowser()
-    manager = (await apiKeyClient(service, 'manager')).client
-  })
-  after(async () => {
-    await browser?.close()
-    await service?.close()
-  })
-
-  const { officeUrl, officePage, signInAs } = backOffice(() => ({ service, browser }))
+  const started = backOfficeSuite({ catalog: catalogForUnits() })
+  const { officeUrl, officePage, signInAs } = started
 
   test('a manager adds a child unit to a tour; the guest API lists it; a broken rule is shown at the unit\'s field and changes nothing', async () => {
     const office = await officePage()
@@ -67,9 +52,9 @@ describe('price categories in the back office catalog editor, in Chromium', { sk
       { id: 'adult', type: 'adult', name: 'Adult', price: 1900 },
       { id: 'child', type: 'child', name: 'Child', price: 900, min_age: 4, max_age: 12, accompanied_by: ['adult'] },
     ]
-    const saved = (await manager.get('/tours/alfama-walk')).body
+    const saved = (await started.manager.get('/tours/alfama-walk')).body
     assert.deepEqual([saved.units, saved.price], [units, 1900], 'only what was typed, and the tour\'s price is the adult\'s')
-    const guestTour = (await service.client().get('/tours/alfama-walk')).body
+    const guestTour = (await started.service.client().get('/tours/alfama-walk')).body
     assert.deepEqual(guestTour.units.map((u: any) => [u.id, u.name, u.price.amount, u.min_age, u.max_age, u.accompanied_by]),
       [['adult', 'Adult', 1900, null, null, []], ['child', 'Child', 900, 4, 12, ['adult']]])
     await screenshot(page, 'back-office-price-categories')
@@ -90,7 +75,7 @@ describe('price categories in the back office catalog editor, in Chromium', { sk
     assert.match(await error.textContent() ?? '', /^Must be empty: the first unit is booked on its own/)
     assert.match(await page.locator('.catalog-errors').textContent() ?? '', /catalog rule; nothing was saved/)
     await assertAccessible(page, 'price categories with an error')
-    assert.deepEqual((await manager.get('/tours/alfama-walk')).body.units, units, 'nothing changed')
+    assert.deepEqual((await started.manager.get('/tours/alfama-walk')).body.units, units, 'nothing changed')
 
     // Two categories with one id: named at the second's id.
     await page.getByRole('button', { name: 'Move category 1 down' }).click()
@@ -108,9 +93,9 @@ describe('price categories in the back office catalog editor, in Chromium', { sk
     await focusReaches(page, 'add-unit')
     await page.getByRole('button', { name: 'Save changes' }).click()
     await page.locator('.catalog-saved', { hasText: 'adult: price' }).waitFor()
-    const repriced = (await manager.get('/tours/alfama-walk')).body
+    const repriced = (await started.manager.get('/tours/alfama-walk')).body
     assert.deepEqual([repriced.price, repriced.units[0].price, repriced.units.length], [2100, 2100, 2])
-    assert.equal((await service.client().get('/tours/alfama-walk')).body.price.amount, 2100)
+    assert.equal((await started.service.client().get('/tours/alfama-walk')).body.price.amount, 2100)
 
     // The catalog's list says each category's price where a tour has them (the demo's sail has three).
     await page.goto(officeUrl('catalog'))

@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
-import type { Browser, Page } from 'playwright-core'
-import { backOffice } from '../helpers/back-office.ts'
+import { describe, test } from 'node:test'
+import type { Page } from 'playwright-core'
+import { backOfficeSuite } from '../helpers/back-office.ts'
 import { bookingPageUrl } from '../helpers/booking-page.ts'
-import { assertAccessible, browserSkipReason, focused, focusReaches, launchBrowser, openGuestPage, screenshot, type GuestPage } from '../helpers/browser.ts'
-import { startService, type StartedService } from '../helpers/build.ts'
-import { apiKeyClient, type OperatorClient } from '../helpers/operator.ts'
+import { assertAccessible, browserSkipReason, focused, focusReaches, openGuestPage, screenshot, type GuestPage } from '../helpers/browser.ts'
 
 // The back office's Catalog view (issue 17) in Chromium, on the real app and database, the
 // server's and the browser's clocks held at DEFAULT_NOW (Monday 1 June 2026, 09:00 in Lisbon).
@@ -14,21 +12,8 @@ import { apiKeyClient, type OperatorClient } from '../helpers/operator.ts'
 declare const document: { activeElement: { id: string } | null }
 
 describe('the back office catalog in Chromium', { skip: browserSkipReason(), timeout: 300_000 }, () => {
-  let service: StartedService
-  let browser: Browser
-  let manager: OperatorClient
-
-  before(async () => {
-    service = await startService()
-    browser = await launchBrowser()
-    manager = (await apiKeyClient(service, 'manager')).client
-  })
-  after(async () => {
-    await browser?.close()
-    await service?.close()
-  })
-
-  const { officeUrl, officePage, signInAs, follow } = backOffice(() => ({ service, browser }))
+  const started = backOfficeSuite()
+  const { officeUrl, officePage, signInAs, follow } = started
 
   /** Presses a button from the keyboard, as a phone's external keyboard or a switch user does. */
   async function press(button: ReturnType<Page['getByRole']>): Promise<void> {
@@ -79,7 +64,7 @@ describe('the back office catalog in Chromium', { skip: browserSkipReason(), tim
     assert.equal(shown.length, 8)
     assert.equal(shown[0][0], '2026-06-01T09:30:00+01:00', 'the first start after 09:00 today, with Lisbon\'s offset')
     assert.match(shown[0][1]!, /Monday,? 1 June 2026.*09:30.*Lisbon time/)
-    const departures = (await manager.get('/departures?from=2026-06-01&to=2026-06-04&tour=alfama-walk')).body.departures
+    const departures = (await started.manager.get('/departures?from=2026-06-01&to=2026-06-04&tour=alfama-walk')).body.departures
     assert.deepEqual(shown.map(([start]) => Date.parse(start!)), departures.slice(0, 8).map((d: { start: string }) => Date.parse(d.start)),
       'the preview lists the departures the service has')
     await page.locator('#tour-schedule-0-times').fill('08:15, 21:00')
@@ -92,13 +77,13 @@ describe('the back office catalog in Chromium', { skip: browserSkipReason(), tim
     await price.fill('21.50')
     await page.getByRole('button', { name: 'Save changes' }).click()
     await page.locator('.catalog-saved', { hasText: 'Saved price' }).waitFor()
-    assert.equal((await manager.get('/tours/alfama-walk')).body.price, 2150)
+    assert.equal((await started.manager.get('/tours/alfama-walk')).body.price, 2150)
     assert.equal(await price.inputValue(), '21.50')
     await assertAccessible(page, 'tour editor')
     await screenshot(page, 'back-office-catalog-tour')
 
-    const guest = await openGuestPage(browser)
-    await guest.page.goto(bookingPageUrl(service.origin, 'lisbon', 'alfama-walk'))
+    const guest = await openGuestPage(started.browser)
+    await guest.page.goto(bookingPageUrl(started.service.origin, 'lisbon', 'alfama-walk'))
     await guest.page.locator('.facts', { hasText: '€21.50 per person' }).waitFor()
     await guest.close()
 
@@ -115,7 +100,7 @@ describe('the back office catalog in Chromium', { skip: browserSkipReason(), tim
     assert.match(await page.locator('.catalog-errors').textContent() ?? '', /catalog rule; nothing was saved/)
     await assertAccessible(page, 'tour editor with an error')
     await screenshot(page, 'back-office-catalog-error')
-    const unchanged = (await manager.get('/tours/alfama-walk')).body
+    const unchanged = (await started.manager.get('/tours/alfama-walk')).body
     assert.deepEqual([unchanged.party, unchanged.price], [{ min: 1, max: 10 }, 2150], 'nothing changed')
 
     // A negative price: the schema's 400 names price.
@@ -125,7 +110,7 @@ describe('the back office catalog in Chromium', { skip: browserSkipReason(), tim
     await page.locator('#tour-price-error', { hasText: 'at least 0' }).waitFor()
     await focusReaches(page, 'tour-price')
     assert.equal(await page.locator('#tour-party-min-error').count(), 0, 'the earlier error is gone')
-    assert.equal((await manager.get('/tours/alfama-walk')).body.price, 2150, 'nothing changed')
+    assert.equal((await started.manager.get('/tours/alfama-walk')).body.price, 2150, 'nothing changed')
 
     // Not an amount at all: the form says so itself, before asking.
     await price.fill('twenty')
@@ -156,7 +141,7 @@ describe('the back office catalog in Chromium', { skip: browserSkipReason(), tim
     await press(form.getByRole('button', { name: 'Add the promo code' }))
     await page.locator('#promo-new-value-error', { hasText: 'a percentage is at most 100' }).waitFor()
     await focusReaches(page, 'promo-new-value')
-    assert.equal((await manager.get('/promo-codes')).body.promo_codes.length, 2, 'nothing was added')
+    assert.equal((await started.manager.get('/promo-codes')).body.promo_codes.length, 2, 'nothing was added')
 
     await form.getByLabel('Percent off').fill('15')
     await press(form.getByRole('button', { name: 'Add the promo code' }))
@@ -164,7 +149,7 @@ describe('the back office catalog in Chromium', { skip: browserSkipReason(), tim
     await added.waitFor()
     await focusReaches(page, 'promo-SPRING-15')
     assert.match(await added.textContent() ?? '', /15% off.*Only on Tagus Sunset Sail.*no limit/)
-    const promo = (await manager.get('/promo-codes')).body.promo_codes.find((p: { code: string }) => p.code === 'SPRING-15')
+    const promo = (await started.manager.get('/promo-codes')).body.promo_codes.find((p: { code: string }) => p.code === 'SPRING-15')
     assert.deepEqual({ ...promo }, {
       code: 'SPRING-15', kind: 'percent', value: 15, valid_from: '2026-06-01', valid_until: '2026-09-30', tour_ids: ['tagus-sunset-sail'], uses: 0,
     })
@@ -180,7 +165,7 @@ describe('the back office catalog in Chromium', { skip: browserSkipReason(), tim
     await focusReaches(page, 'edit-SAIL5')
     // The card is drawn again from the saved code, which may come a frame after the focus moves.
     await sail.filter({ hasText: /Thursday, 31 December 2026.*no limit/ }).waitFor({ timeout: 10_000 })
-    const changed = (await manager.get('/promo-codes')).body.promo_codes.find((p: { code: string }) => p.code === 'SAIL5')
+    const changed = (await started.manager.get('/promo-codes')).body.promo_codes.find((p: { code: string }) => p.code === 'SAIL5')
     assert.deepEqual([changed.valid_until, changed.max_uses, changed.value], ['2026-12-31', undefined, 500])
 
     await follow(page.getByRole('navigation', { name: 'Catalog' }).getByRole('link', { name: 'Cancellation policy' }))
@@ -191,7 +176,7 @@ describe('the back office catalog in Chromium', { skip: browserSkipReason(), tim
     await press(page.getByRole('button', { name: 'Publish as a new version' }))
     await page.locator('.catalog-saved', { hasText: 'Version 4 published' }).waitFor()
     await page.getByRole('heading', { level: 1, name: /Version 4/ }).waitFor()
-    const policy = (await manager.get('/policy')).body
+    const policy = (await started.manager.get('/policy')).body
     assert.equal(policy.version, 4)
     assert.deepEqual(policy.tiers.map((t: { fee_percent: number }) => t.fee_percent), [0, 40, 100])
     assert.deepEqual(await overflowing(page), [], 'nothing sticks out sideways at 375 px')
@@ -221,15 +206,15 @@ describe('the back office catalog in Chromium', { skip: browserSkipReason(), tim
     await page.getByRole('button', { name: 'Add the tour' }).click()
     await page.getByRole('heading', { level: 1, name: /Belém by Tuk-Tuk/ }).waitFor()
     assert.equal(new URL(page.url()).pathname, '/admin/lisbon/catalog/tours/belem-by-tuk-tuk')
-    const tour = (await manager.get('/tours/belem-by-tuk-tuk')).body
+    const tour = (await started.manager.get('/tours/belem-by-tuk-tuk')).body
     assert.deepEqual([tour.price, tour.archived, tour.schedule[0].times], [3500, false, ['10:00']])
-    const guestTours = await (await fetch(`${service.origin}/api/lisbon/tours`)).json() as { tours: { id: string }[] }
+    const guestTours = await (await fetch(`${started.service.origin}/api/lisbon/tours`)).json() as { tours: { id: string }[] }
     assert.ok(guestTours.tours.some((t) => t.id === 'belem-by-tuk-tuk'), 'guests see it')
 
     await page.getByRole('button', { name: 'Archive' }).click()
     await page.getByRole('button', { name: 'Offer it again' }).waitFor()
     await focusReaches(page, 'unarchive')
-    assert.equal((await manager.get('/tours/belem-by-tuk-tuk')).body.archived, true)
+    assert.equal((await started.manager.get('/tours/belem-by-tuk-tuk')).body.archived, true)
     await page.goto(officeUrl('catalog'))
     await page.locator('.catalog-tour', { hasText: 'Belém by Tuk-Tuk' }).getByText('Archived').waitFor()
     assert.deepEqual(office.faults, [])

@@ -1,32 +1,19 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
-import type { Browser } from 'playwright-core'
+import { describe, test } from 'node:test'
 import { FADO_MON, guestBooking } from '../admin/bookings-fixtures.ts'
-import { backOffice } from '../helpers/back-office.ts'
-import { assertAccessible, browserSkipReason, launchBrowser } from '../helpers/browser.ts'
-import { startService, type StartedService } from '../helpers/build.ts'
+import { backOfficeSuite } from '../helpers/back-office.ts'
+import { assertAccessible, browserSkipReason } from '../helpers/browser.ts'
 
 // What the back office says about the guest's email (issue 25, item 4), in Chromium on the
 // real app with no SMTP_URL: nobody is told by email, and the back office says so instead of
 // "The guest is told by email"; Settings says email is off.
 
 describe('the back office says what happened to the guest\'s email', { skip: browserSkipReason(), timeout: 300_000 }, () => {
-  let service: StartedService
-  let browser: Browser
-
-  before(async () => {
-    service = await startService()
-    browser = await launchBrowser()
-  })
-  after(async () => {
-    await browser?.close()
-    await service?.close()
-  })
-
-  const { officePage, signInAs, follow } = backOffice(() => ({ service, browser }))
+  const started = backOfficeSuite()
+  const { officePage, signInAs, follow } = started
 
   test('without a mail server, confirming a request says the guest is not emailed, and Settings says email is off', async () => {
-    const { booking } = await guestBooking(service, { tour_id: 'fado-night', start: FADO_MON, party: 2 })
+    const { booking } = await guestBooking(started.service, { tour_id: 'fado-night', start: FADO_MON, party: 2 })
     const office = await officePage()
     const { page } = office
     await signInAs(page, 'manager', { path: `bookings/${booking.code}`, heading: /Ana Silva/ })

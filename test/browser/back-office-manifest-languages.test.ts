@@ -1,9 +1,6 @@
-import { after, before, describe, test } from 'node:test'
-import type { Browser } from 'playwright-core'
-import { backOffice } from '../helpers/back-office.ts'
-import { assertAccessible, browserSkipReason, launchBrowser } from '../helpers/browser.ts'
-import { startService, type StartedService } from '../helpers/build.ts'
-import { apiKeyClient, type OperatorClient } from '../helpers/operator.ts'
+import { describe, test } from 'node:test'
+import { backOfficeSuite } from '../helpers/back-office.ts'
+import { assertAccessible, browserSkipReason } from '../helpers/browser.ts'
 import assert from 'node:assert/strict'
 
 // The back office's manifest of a group guided in two languages (docs/languages.md, "A
@@ -15,25 +12,12 @@ import assert from 'node:assert/strict'
 const ALFAMA_TUE = '2026-06-02T08:30:00Z'
 
 describe('the manifest by language in Chromium', { skip: browserSkipReason(), timeout: 300_000 }, () => {
-  let service: StartedService
-  let browser: Browser
-  let manager: OperatorClient
-
-  before(async () => {
-    service = await startService()
-    browser = await launchBrowser()
-    manager = (await apiKeyClient(service, 'manager')).client
-  })
-  after(async () => {
-    await browser?.close()
-    await service?.close()
-  })
-
-  const { officePage, officeUrl, signInAs } = backOffice(() => ({ service, browser }))
+  const started = backOfficeSuite()
+  const { officePage, officeUrl, signInAs } = started
 
   test('a guide reads how many guests each language has, and which language each guest is guided in', async () => {
     const book = async (name: string, party: number, language?: string) => {
-      const made = await manager.post('/bookings', { tour_id: 'alfama-walk', start: ALFAMA_TUE, party, contact: { name, phone: '+351912345678' }, language })
+      const made = await started.manager.post('/bookings', { tour_id: 'alfama-walk', start: ALFAMA_TUE, party, contact: { name, phone: '+351912345678' }, language })
       assert.equal(made.status, 201, made.text)
       return made.body.code as string
     }
@@ -49,7 +33,7 @@ describe('the manifest by language in Chromium', { skip: browserSkipReason(), ti
     await assertAccessible(page, 'manifest by language')
 
     // The booking's detail says the language, and its history the change of it.
-    assert.equal((await manager.patch(`/bookings/${ana}`, { language: 'es' })).status, 200)
+    assert.equal((await started.manager.patch(`/bookings/${ana}`, { language: 'es' })).status, 200)
     await page.goto(officeUrl(`bookings/${ana}`))
     await page.getByRole('heading', { level: 1, name: /Ana Silva/ }).waitFor()
     assert.equal(await page.locator('.booking-facts div', { hasText: /^Guided in/ }).locator('dd').textContent(), 'Spanish (es)')
@@ -70,7 +54,7 @@ describe('the manifest by language in Chromium', { skip: browserSkipReason(), ti
     await page.getByRole('button', { name: 'Make booking' }).click()
     await page.getByRole('heading', { level: 1, name: /Carla Dias/ }).waitFor()
     assert.equal(await page.locator('.booking-facts div', { hasText: /^Guided in/ }).locator('dd').textContent(), 'Portuguese (pt)')
-    const made = (await manager.get('/bookings?language=pt&tour=alfama-walk')).body.bookings.map((b: { contact: { name: string } }) => b.contact.name)
+    const made = (await started.manager.get('/bookings?language=pt&tour=alfama-walk')).body.bookings.map((b: { contact: { name: string } }) => b.contact.name)
     assert.deepEqual(made.sort(), ['Bruno Sousa', 'Carla Dias'])
     await office.close()
   })

@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
-import type { Browser, Page } from 'playwright-core'
-import { backOffice, SYSTEM } from '../helpers/back-office.ts'
-import { assertAccessible, browserSkipReason, launchBrowser } from '../helpers/browser.ts'
-import { startService, type StartedService } from '../helpers/build.ts'
+import { describe, test } from 'node:test'
+import type { Page } from 'playwright-core'
+import { backOfficeSuite, SYSTEM } from '../helpers/back-office.ts'
+import { assertAccessible, browserSkipReason } from '../helpers/browser.ts'
 import { STAFF_PASSWORD } from '../helpers/operator.ts'
-import { mailSink, type MailSink } from '../helpers/smtp.ts'
 
 // A forgotten password in the back office (issue 25, item 1), in Chromium on the real app and
 // a real SMTP server: a manager gives someone a new setup link from Settings, and the sign-in
@@ -14,22 +12,8 @@ import { mailSink, type MailSink } from '../helpers/smtp.ts'
 const NEW_PASSWORD = 'the password I will remember'
 
 describe('a forgotten password in the back office', { skip: browserSkipReason(), timeout: 300_000 }, () => {
-  let service: StartedService
-  let browser: Browser
-  let sink: MailSink
-
-  before(async () => {
-    sink = await mailSink()
-    service = await startService({ email: { smtpUrl: sink.url } })
-    browser = await launchBrowser()
-  })
-  after(async () => {
-    await browser?.close()
-    await service?.close()
-    await sink?.close()
-  })
-
-  const { ref, officeUrl, officePage, signInAs, follow } = backOffice(() => ({ service, browser }))
+  const started = backOfficeSuite({ mail: true })
+  const { ref, officeUrl, officePage, signInAs, follow } = started
 
   async function setPassword(page: Page, link: string): Promise<void> {
     await page.goto(link)
@@ -40,7 +24,7 @@ describe('a forgotten password in the back office', { skip: browserSkipReason(),
   }
 
   test('a manager gives a staff member a new setup link from Settings; with it they choose a new password and are in', async () => {
-    await service.context.staff.addStaff(ref(), { email: 'joao@example.pt', name: 'João Forgetful', role: 'staff', password: STAFF_PASSWORD }, SYSTEM, service.clock.now())
+    await started.service.context.staff.addStaff(ref(), { email: 'joao@example.pt', name: 'João Forgetful', role: 'staff', password: STAFF_PASSWORD }, SYSTEM, started.service.clock.now())
     const office = await officePage()
     const { page } = office
     await signInAs(page, 'manager')
@@ -52,7 +36,7 @@ describe('a forgotten password in the back office', { skip: browserSkipReason(),
     await page.getByRole('button', { name: 'Make the link' }).click()
     await page.getByRole('heading', { name: 'New setup link for João Forgetful' }).waitFor()
     const link = await page.locator('#setup-link').inputValue()
-    assert.match(link, new RegExp(`^${service.origin}/admin/lisbon/setup#[A-Za-z0-9_-]{43}$`))
+    assert.match(link, new RegExp(`^${started.service.origin}/admin/lisbon/setup#[A-Za-z0-9_-]{43}$`))
     await assertAccessible(page, 'new setup link')
     await office.close()
 
@@ -62,7 +46,7 @@ describe('a forgotten password in the back office', { skip: browserSkipReason(),
   })
 
   test('"forgot your password?" on the sign-in page emails a link; the answer reads the same for an address with no account', async () => {
-    await service.context.staff.addStaff(ref(), { email: 'rita@example.pt', name: 'Rita', role: 'guide', password: STAFF_PASSWORD }, SYSTEM, service.clock.now())
+    await started.service.context.staff.addStaff(ref(), { email: 'rita@example.pt', name: 'Rita', role: 'guide', password: STAFF_PASSWORD }, SYSTEM, started.service.clock.now())
     const office = await officePage()
     const { page } = office
     await page.goto(officeUrl())
@@ -82,9 +66,9 @@ describe('a forgotten password in the back office', { skip: browserSkipReason(),
     assert.equal((await said.textContent())!.replace('rita@example.pt', 'X'), forNobody!.replace('nobody@example.pt', 'X'))
     await office.close()
 
-    await service.context.scheduler.runNow('emails')
-    await service.context.scheduler.runNow('email-sending')
-    const mail = sink.messages.find((m) => m.subject?.startsWith('Choose a new password'))
+    await started.service.context.scheduler.runNow('emails')
+    await started.service.context.scheduler.runNow('email-sending')
+    const mail = started.sink.messages.find((m) => m.subject?.startsWith('Choose a new password'))
     assert.ok(mail, 'the link was emailed')
     const link = /(http:\/\/\S+\/admin\/lisbon\/setup#[A-Za-z0-9_-]+)/.exec(mail.text!)![1]
     const rita = await officePage()

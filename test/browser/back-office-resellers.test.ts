@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
-import type { Browser } from 'playwright-core'
-import { backOffice } from '../helpers/back-office.ts'
-import { assertAccessible, browserSkipReason, launchBrowser, screenshot } from '../helpers/browser.ts'
-import { startService, type StartedService } from '../helpers/build.ts'
+import { describe, test } from 'node:test'
+import { backOfficeSuite } from '../helpers/back-office.ts'
+import { assertAccessible, browserSkipReason, screenshot } from '../helpers/browser.ts'
 import { OctoClient } from '../octo/octo-client.ts'
 
 // Reseller keys and a reseller's booking in the back office (docs/resellers.md, "On the
@@ -13,19 +11,8 @@ import { OctoClient } from '../octo/octo-client.ts'
 declare const document: { activeElement: { tagName: string } | null }
 
 describe('reseller keys and bookings in the back office, in Chromium', { skip: browserSkipReason(), timeout: 300_000 }, () => {
-  let service: StartedService
-  let browser: Browser
-
-  before(async () => {
-    service = await startService()
-    browser = await launchBrowser()
-  })
-  after(async () => {
-    await browser?.close()
-    await service?.close()
-  })
-
-  const { officePage, signInAs, follow } = backOffice(() => ({ service, browser }))
+  const started = backOfficeSuite()
+  const { officePage, signInAs, follow } = started
 
   test('a manager makes a reseller key for one tour at a commission, sees its secret once; its booking shows the reseller and the net, and nothing to collect', async () => {
     const office = await officePage()
@@ -35,7 +22,7 @@ describe('reseller keys and bookings in the back office, in Chromium', { skip: b
     await page.getByRole('heading', { level: 1, name: /^Settings/ }).waitFor()
     await follow(page.getByRole('link', { name: 'Reseller keys' }))
     await page.getByRole('heading', { level: 1, name: 'Reseller keys' }).waitFor()
-    assert.match(await page.locator('main .hint').first().textContent() ?? '', new RegExp(`${service.origin}/octo/lisbon`), 'the OCTo address to give the reseller')
+    assert.match(await page.locator('main .hint').first().textContent() ?? '', new RegExp(`${started.service.origin}/octo/lisbon`), 'the OCTo address to give the reseller')
 
     // Nothing chosen under "only these tours": said next to the choice, nothing made.
     await page.getByLabel('Reseller', { exact: true }).fill('Lisbon OTA')
@@ -56,11 +43,11 @@ describe('reseller keys and bookings in the back office, in Chromium', { skip: b
     await assertAccessible(page, 'reseller key secret shown once')
     await screenshot(page, 'back-office-reseller-keys')
 
-    const catalog = service.context.catalogs.get('lisbon')!
-    const [key] = (await service.context.store.staff.listKeys(catalog.instance.ref)).filter((k) => k.role === 'reseller')
+    const catalog = started.service.context.catalogs.get('lisbon')!
+    const [key] = (await started.service.context.store.staff.listKeys(catalog.instance.ref)).filter((k) => k.role === 'reseller')
     assert.deepEqual([key.name, JSON.parse(key.products!), key.commission_basis_points], ['Lisbon OTA', ['alfama-walk'], 2000])
     // The key sells through OCTo: a reservation, confirmed, for two.
-    const octo = new OctoClient(service, 'lisbon', secret)
+    const octo = new OctoClient(started.service, 'lisbon', secret)
     const uuid = '5e1f0c2a-0001-4d7e-9b00-000000000001'
     const reserved = await octo.request('POST', '/bookings', '/bookings/', {
       uuid, productId: 'alfama-walk', optionId: 'DEFAULT', availabilityId: '2026-06-02T09:30:00+01:00', unitItems: [{ unitId: 'person' }, { unitId: 'person' }], resellerReference: 'OTA-77',

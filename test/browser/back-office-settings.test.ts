@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
-import type { Browser, Page } from 'playwright-core'
+import { describe, test } from 'node:test'
+import type { Page } from 'playwright-core'
 import { EVENT_TYPES } from '../../src/schemas/event-type.ts'
 import { FADO_TUE, guestBooking } from '../admin/bookings-fixtures.ts'
-import { backOffice } from '../helpers/back-office.ts'
-import { assertAccessible, browserSkipReason, focused, focusReaches, launchBrowser, screenshot, tabTo } from '../helpers/browser.ts'
-import { startService, type StartedService } from '../helpers/build.ts'
-import { apiKeyClient, OperatorClient } from '../helpers/operator.ts'
+import { backOfficeSuite } from '../helpers/back-office.ts'
+import { assertAccessible, browserSkipReason, focused, focusReaches, screenshot, tabTo } from '../helpers/browser.ts'
+import { OperatorClient } from '../helpers/operator.ts'
 import { receiver } from '../webhooks/receiver.ts'
 
 // The back office's Settings (issue 17) in Chromium, on the real app and database, clocks held
@@ -24,21 +23,8 @@ const WIDER_THAN_WINDOW = `[...document.querySelectorAll('main *')].filter((e) =
 declare const document: { activeElement: { id: string, tagName: string, textContent: string | null } | null }
 
 describe('the back office settings in Chromium', { skip: browserSkipReason(), timeout: 300_000 }, () => {
-  let service: StartedService
-  let browser: Browser
-  let manager: OperatorClient
-
-  before(async () => {
-    service = await startService({ webhooks: { allowPrivate: true, retryScheduleMs: [1000] } })
-    browser = await launchBrowser()
-    manager = (await apiKeyClient(service, 'manager')).client
-  })
-  after(async () => {
-    await browser?.close()
-    await service?.close()
-  })
-
-  const { officeUrl, officePage, signInAs, follow } = backOffice(() => ({ service, browser }))
+  const started = backOfficeSuite({ webhooks: { allowPrivate: true, retryScheduleMs: [1000] } })
+  const { officeUrl, officePage, signInAs, follow } = started
 
   /** Signs in as a manager and opens one settings page through the Settings index. */
   async function openSettings(page: Page, section: string, heading: RegExp | string): Promise<{ email: string, id: string }> {
@@ -74,7 +60,7 @@ describe('the back office settings in Chromium', { skip: browserSkipReason(), ti
     assert.equal(await addresses.getAttribute('aria-invalid'), 'true')
     assert.match(await addresses.getAttribute('aria-describedby') ?? '', /operator-emails-error/, 'the error is read with the field')
     await page.waitForFunction(() => document.activeElement?.id === 'operator-emails')
-    const unchanged = (await manager.get('/settings')).body
+    const unchanged = (await started.manager.get('/settings')).body
     assert.deepEqual([unchanged.operator_emails, unchanged.reminder_hours], [null, null], 'a refused save changes nothing')
     await assertAccessible(page, 'notifications with an error')
 
@@ -82,7 +68,7 @@ describe('the back office settings in Chromium', { skip: browserSkipReason(), ti
     await page.getByRole('button', { name: 'Save notification settings' }).click()
     await statusLine(page, 'Notification settings saved.')
     assert.equal(await error.count(), 0)
-    const saved = (await manager.get('/settings')).body
+    const saved = (await started.manager.get('/settings')).body
     assert.deepEqual(saved.operator_emails, ['ops@alfama.example', 'bookings@alfama.example'])
     assert.equal(saved.reminder_hours, 48)
     assert.equal(saved.request_decision_hours, null, 'fields left alone stay unset')
@@ -122,7 +108,7 @@ describe('the back office settings in Chromium', { skip: browserSkipReason(), ti
     assert.match(await page.locator('.shown-once').textContent() ?? '', /It will not be shown again/)
     await page.waitForFunction(() => document.activeElement?.tagName === 'H2')
     assert.match((await focused(page)).text, /Webhook added/, 'focus goes to the secret')
-    const [made] = (await manager.get('/webhooks')).body.webhooks
+    const [made] = (await started.manager.get('/webhooks')).body.webhooks
     assert.deepEqual([made.url, made.description, [...made.events].sort(), made.enabled], [hooks.url, 'Accounting', ['booking.confirmed', 'booking.requested'], true])
     await assertAccessible(page, 'webhook secret shown once')
     await screenshot(page, 'back-office-settings-webhooks')
@@ -137,8 +123,8 @@ describe('the back office settings in Chromium', { skip: browserSkipReason(), ti
     assert.deepEqual(hooks.received.map((r) => r.event.type), ['webhook.test'], 'the receiver got the test message')
     hooks.assertAllVerified()
 
-    const { booking } = await guestBooking(service, { tour_id: 'fado-night', start: FADO_TUE, party: 2 })
-    await service.context.scheduler.runNow('webhooks')
+    const { booking } = await guestBooking(started.service, { tour_id: 'fado-night', start: FADO_TUE, party: 2 })
+    await started.service.context.scheduler.runNow('webhooks')
     await page.getByRole('button', { name: 'Refresh' }).click()
     const deliveries = page.locator('.delivery')
     await deliveries.first().waitFor()
@@ -159,14 +145,14 @@ describe('the back office settings in Chromium', { skip: browserSkipReason(), ti
     assert.equal(await page.getByLabel(/^Since/).inputValue(), '2026-05-31T09:00')
     await page.getByRole('button', { name: 'Replay since' }).click()
     await page.getByText(/^1 event since 31 May 2026, 09:00 will be sent again/).waitFor()
-    await service.context.scheduler.runNow('webhooks')
+    await started.service.context.scheduler.runNow('webhooks')
     await page.getByRole('button', { name: 'Refresh' }).click()
     await page.locator('.delivery[data-status="delivered"]').nth(1).waitFor()
     const again = hooks.received.filter((r) => r.event.type === 'booking.requested')
     assert.equal(again.length, 2)
     assert.equal(again[1].headers['webhook-id'], again[0].headers['webhook-id'], 'a replay keeps the event id')
     hooks.assertAllVerified()
-    const log = (await manager.get(`/webhooks/${made.id}/deliveries`)).body.deliveries
+    const log = (await started.manager.get(`/webhooks/${made.id}/deliveries`)).body.deliveries
     assert.deepEqual(log.map((d: { status: string, last_status: number, event_type: string, booking: string }) => [d.status, d.last_status, d.event_type, d.booking]),
       [['delivered', 200, 'booking.requested', booking.code], ['delivered', 200, 'booking.requested', booking.code]])
     await assertAccessible(page, 'webhook delivery log')
@@ -177,10 +163,10 @@ describe('the back office settings in Chromium', { skip: browserSkipReason(), ti
     await card.waitFor()
     await card.getByRole('button', { name: `Turn off webhook to ${hooks.url}` }).click()
     await card.getByText('Off: disabled through the API').waitFor()
-    assert.equal((await manager.get(`/webhooks/${made.id}`)).body.enabled, false)
+    assert.equal((await started.manager.get(`/webhooks/${made.id}`)).body.enabled, false)
     await card.getByRole('button', { name: `Turn on webhook to ${hooks.url}` }).click()
     await card.getByText('On', { exact: true }).waitFor()
-    assert.equal((await manager.get(`/webhooks/${made.id}`)).body.enabled, true)
+    assert.equal((await started.manager.get(`/webhooks/${made.id}`)).body.enabled, true)
 
     await card.getByRole('button', { name: `New secret for webhook to ${hooks.url}` }).click()
     await card.getByRole('button', { name: 'Make a new secret' }).click()
@@ -188,7 +174,7 @@ describe('the back office settings in Chromium', { skip: browserSkipReason(), ti
     const rotated = await page.getByRole('textbox', { name: 'Signing secret' }).inputValue()
     assert.match(rotated, /^whsec_/)
     assert.notEqual(rotated, secret)
-    assert.match((await manager.get(`/webhooks/${made.id}`)).body.previous_secret_expires_at, /^2026-06-02T09:00/)
+    assert.match((await started.manager.get(`/webhooks/${made.id}`)).body.previous_secret_expires_at, /^2026-06-02T09:00/)
     await page.getByRole('button', { name: 'Done, I have kept it' }).click()
 
     await card.getByRole('button', { name: `Remove webhook to ${hooks.url}` }).click()
@@ -197,7 +183,7 @@ describe('the back office settings in Chromium', { skip: browserSkipReason(), ti
     await card.getByRole('button', { name: `Remove webhook to ${hooks.url}` }).click()
     await card.getByRole('button', { name: 'Remove webhook' }).click()
     await page.getByText('No webhooks yet.').waitFor()
-    assert.deepEqual((await manager.get('/webhooks')).body.webhooks, [])
+    assert.deepEqual((await started.manager.get('/webhooks')).body.webhooks, [])
     assert.deepEqual(office.faults, [])
     assert.deepEqual(office.consoleErrors, [])
     await office.close()
@@ -206,7 +192,7 @@ describe('the back office settings in Chromium', { skip: browserSkipReason(), ti
   test('a manager makes an API key: the secret is shown once, works against /me, and is gone after a reload; revoked, it stops working', async () => {
     const office = await officePage()
     const { page } = office
-    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: service.origin })
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: started.service.origin })
     await openSettings(page, 'API keys', 'API keys')
     await page.getByLabel('Name').fill('Accounting export')
     await page.getByLabel('Role').selectOption('viewer')
@@ -218,7 +204,7 @@ describe('the back office settings in Chromium', { skip: browserSkipReason(), ti
     assert.match(await page.locator('.shown-once').textContent() ?? '', /It will not be shown again/)
     await page.waitForFunction(() => document.activeElement?.tagName === 'H2')
 
-    const asKey = new OperatorClient(service.origin, 'lisbon', { bearer: secret })
+    const asKey = new OperatorClient(started.service.origin, 'lisbon', { bearer: secret })
     const me = await asKey.get('/me')
     assert.equal(me.status, 200, me.text)
     assert.deepEqual([me.body.kind, me.body.name, me.body.role], ['key', 'Accounting export', 'viewer'])
@@ -266,9 +252,9 @@ describe('the back office settings in Chromium', { skip: browserSkipReason(), ti
     const linkField = page.getByLabel('Setup link', { exact: true })
     await linkField.waitFor()
     const link = await linkField.inputValue()
-    assert.match(link, new RegExp(`^${service.origin}/admin/lisbon/setup#.{20,}`))
+    assert.match(link, new RegExp(`^${started.service.origin}/admin/lisbon/setup#.{20,}`))
     assert.match(await page.locator('.shown-once').textContent() ?? '', /It will not be shown again.*joana@alfama\.example/)
-    const joana = (await manager.get('/staff')).body.staff.find((s: { email: string }) => s.email === 'joana@alfama.example')
+    const joana = (await started.manager.get('/staff')).body.staff.find((s: { email: string }) => s.email === 'joana@alfama.example')
     assert.deepEqual([joana.name, joana.role, joana.set_up, joana.disabled], ['Joana Dias', 'guide', false, false])
     await assertAccessible(page, 'staff setup link shown once')
     await screenshot(page, 'back-office-settings-staff')
@@ -278,37 +264,37 @@ describe('the back office settings in Chromium', { skip: browserSkipReason(), ti
     await card.getByLabel('Role of Joana Dias', { exact: true }).selectOption('viewer')
     await card.getByRole('button', { name: 'Change role of Joana Dias' }).click()
     await statusLine(page, 'Joana Dias is now viewer.')
-    assert.equal((await manager.get(`/staff`)).body.staff.find((s: { id: string }) => s.id === joana.id).role, 'viewer')
+    assert.equal((await started.manager.get(`/staff`)).body.staff.find((s: { id: string }) => s.id === joana.id).role, 'viewer')
     await page.waitForFunction((id) => document.activeElement?.id === id, `role-${joana.id}`, { timeout: 5000 }).catch(() => {})
     await focusReaches(page, `role-${joana.id}`, 'focus stays on the role')
 
     await card.getByRole('button', { name: 'Disable Joana Dias' }).click()
     await card.getByRole('button', { name: 'Disable account' }).click()
     await card.getByText('Disabled', { exact: true }).waitFor()
-    assert.equal((await manager.get('/staff')).body.staff.find((s: { id: string }) => s.id === joana.id).disabled, true)
+    assert.equal((await started.manager.get('/staff')).body.staff.find((s: { id: string }) => s.id === joana.id).disabled, true)
     await card.getByRole('button', { name: 'Enable Joana Dias' }).click()
     await card.getByRole('button', { name: 'Disable Joana Dias' }).waitFor()
-    assert.equal((await manager.get('/staff')).body.staff.find((s: { id: string }) => s.id === joana.id).disabled, false)
+    assert.equal((await started.manager.get('/staff')).body.staff.find((s: { id: string }) => s.id === joana.id).disabled, false)
 
     // Every other manager disabled: this one is the last, and may not demote itself.
-    for (const other of (await manager.get('/staff')).body.staff) {
-      if (other.role === 'manager' && other.id !== me.id && !other.disabled) assert.equal((await manager.delete(`/staff/${other.id}`)).status, 200)
+    for (const other of (await started.manager.get('/staff')).body.staff) {
+      if (other.role === 'manager' && other.id !== me.id && !other.disabled) assert.equal((await started.manager.delete(`/staff/${other.id}`)).status, 200)
     }
     await page.reload()
     const mine = page.locator('.staff-account', { hasText: me.email })
     await mine.getByLabel('Role of Marta Reis', { exact: true }).selectOption('staff')
     await mine.getByRole('button', { name: 'Change role of Marta Reis' }).click()
     await mine.getByRole('alert').filter({ hasText: 'This is the last active manager; make another manager first' }).waitFor()
-    assert.equal((await manager.get('/me')).status, 200)
-    assert.equal((await manager.get('/staff')).body.staff.find((s: { id: string }) => s.id === me.id).role, 'manager')
+    assert.equal((await started.manager.get('/me')).status, 200)
+    assert.equal((await started.manager.get('/staff')).body.staff.find((s: { id: string }) => s.id === me.id).role, 'manager')
     await assertAccessible(page, 'staff with the last manager refusal')
     assert.deepEqual(office.faults, [])
     await office.close()
   })
 
   test('on a 375 px phone the email log lists the emails a guest booking made, kept as not sent without SMTP, and filters by booking', async () => {
-    const { booking } = await guestBooking(service, { tour_id: 'fado-night', start: FADO_TUE, party: 1 }, { name: 'Lúcia Ramos', email: 'lucia@example.pt' })
-    await service.context.scheduler.runNow('emails')
+    const { booking } = await guestBooking(started.service, { tour_id: 'fado-night', start: FADO_TUE, party: 1 }, { name: 'Lúcia Ramos', email: 'lucia@example.pt' })
+    await started.service.context.scheduler.runNow('emails')
     const office = await officePage({ viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true })
     const { page } = office
     await openSettings(page, 'Email log', 'Email log')
@@ -322,7 +308,7 @@ describe('the back office settings in Chromium', { skip: browserSkipReason(), ti
     await page.getByLabel('Booking code').fill(booking.code)
     await page.getByRole('button', { name: 'Show', exact: true }).click()
     await page.getByRole('heading', { name: `Emails about booking ${booking.code}` }).waitFor()
-    const listed = (await manager.get(`/emails?booking=${booking.code}`)).body.emails
+    const listed = (await started.manager.get(`/emails?booking=${booking.code}`)).body.emails
     assert.ok(listed.length >= 2, 'the guest and the operator were each emailed')
     assert.ok(listed.every((e: { state: string, state_reason: string }) => e.state === 'not_sent' && e.state_reason === 'no_smtp'))
     await page.waitForFunction((n) => (document as unknown as { querySelectorAll(s: string): { length: number } }).querySelectorAll('.email').length === n, listed.length)

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
-import type { Browser, Page } from 'playwright-core'
-import { backOffice } from '../helpers/back-office.ts'
-import { assertAccessible, browserSkipReason, launchBrowser, screenshot } from '../helpers/browser.ts'
-import { demoCatalog, startService, type StartedService } from '../helpers/build.ts'
-import { apiKeyClient, type OperatorClient } from '../helpers/operator.ts'
+import { describe, test } from 'node:test'
+import type { Page } from 'playwright-core'
+import { backOfficeSuite } from '../helpers/back-office.ts'
+import { assertAccessible, browserSkipReason, screenshot } from '../helpers/browser.ts'
+import { demoCatalog } from '../helpers/build.ts'
 
 // The back office's booking forms with price categories (issue 27, item 7; docs/units.md) in
 // Chromium, on the real app and database: a count per unit, the detail's units and seats, and
@@ -25,21 +24,8 @@ function catalogWithUnits() {
 const linesOf = (booking: { units: Array<{ id: string, quantity: number, amount: number }> }) => booking.units.map((u) => [u.id, u.quantity, u.amount])
 
 describe('the booking forms with units in Chromium', { skip: browserSkipReason(), timeout: 300_000 }, () => {
-  let service: StartedService
-  let browser: Browser
-  let manager: OperatorClient
-
-  before(async () => {
-    service = await startService({ catalog: catalogWithUnits() })
-    browser = await launchBrowser()
-    manager = (await apiKeyClient(service, 'manager')).client
-  })
-  after(async () => {
-    await browser?.close()
-    await service?.close()
-  })
-
-  const { follow, officePage, officeUrl, signInAs } = backOffice(() => ({ service, browser }))
+  const started = backOfficeSuite({ catalog: catalogWithUnits() })
+  const { follow, officePage, officeUrl, signInAs } = started
   const result = (page: Page, text: RegExp) => page.locator('.booking-result', { hasText: text }).waitFor()
 
   test('staff book 2 adults and an infant on a lap, see the units and seats in the detail, add a child, then move it to a tour without units', async () => {
@@ -66,7 +52,7 @@ describe('the booking forms with units in Chromium', { skip: browserSkipReason()
 
     const code = /\/bookings\/([A-Z0-9]+)$/.exec(new URL(page.url()).pathname)?.[1]
     assert.ok(code, page.url())
-    let made = (await manager.get(`/bookings/${code}`)).body
+    let made = (await started.manager.get(`/bookings/${code}`)).body
     assert.deepEqual([made.party, made.seats, made.price.subtotal], [3, 2, 3800])
     assert.deepEqual(linesOf(made), [['adult', 2, 3800], ['infant', 1, 0]])
     const facts = page.locator('.booking-facts')
@@ -83,7 +69,7 @@ describe('the booking forms with units in Chromium', { skip: browserSkipReason()
     await assertAccessible(page, 'change form with units')
     await change.getByRole('button', { name: 'Save changes' }).click()
     await result(page, /^Now 4 guests \(2 Adult, 1 Child, 1 Infant\); the total is €47\.50/)
-    made = (await manager.get(`/bookings/${code}`)).body
+    made = (await started.manager.get(`/bookings/${code}`)).body
     assert.deepEqual([made.party, made.seats, made.price.subtotal], [4, 3, 4750])
     assert.deepEqual(linesOf(made), [['adult', 2, 3800], ['child', 1, 950], ['infant', 1, 0]])
     assert.equal(await facts.locator('div', { hasText: /^Seats/ }).locator('dd').textContent(), '3')
@@ -109,7 +95,7 @@ describe('the booking forms with units in Chromium', { skip: browserSkipReason()
     await change.getByRole('button', { name: 'Save changes' }).click()
     await change.locator('#party-unit-child-error').waitFor()
     assert.equal(await change.getByLabel(/^Child/).getAttribute('aria-invalid'), 'true')
-    assert.equal((await manager.get(`/bookings/${code}`)).body.seats, 3, 'nothing changed')
+    assert.equal((await started.manager.get(`/bookings/${code}`)).body.seats, 3, 'nothing changed')
 
     // Moved to a tour without units, the party becomes that many of its one unit, "Person".
     await page.getByRole('button', { name: 'Move…' }).click()
@@ -119,7 +105,7 @@ describe('the booking forms with units in Chromium', { skip: browserSkipReason()
     await move.locator('.departure-options label', { hasText: '14:00' }).click()
     await move.getByRole('button', { name: 'Move booking' }).click()
     await result(page, /^Moved to /)
-    made = (await manager.get(`/bookings/${code}`)).body
+    made = (await started.manager.get(`/bookings/${code}`)).body
     assert.deepEqual([made.tour.id, made.party, made.seats], ['belem-bike', 4, 4])
     assert.deepEqual(linesOf(made).map(([id, quantity]) => [id, quantity]), [['person', 4]])
     assert.equal(await facts.locator('div', { hasText: /^Units/ }).count(), 0, 'the implicit unit is not listed: the party says it')

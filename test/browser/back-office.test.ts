@@ -1,13 +1,11 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
-import type { Browser } from 'playwright-core'
+import { describe, test } from 'node:test'
 import { setupLink } from '../../src/domain/links.ts'
 import { FADO_MON, FADO_TUE, guestBooking } from '../admin/bookings-fixtures.ts'
-import { backOffice, SYSTEM } from '../helpers/back-office.ts'
+import { backOfficeSuite, SYSTEM } from '../helpers/back-office.ts'
 import { fitsWidth } from '../helpers/booking-page.ts'
-import { assertAccessible, browserSkipReason, focused, launchBrowser, screenshot, tabTo } from '../helpers/browser.ts'
-import { startService, type StartedService } from '../helpers/build.ts'
-import { apiKeyClient, STAFF_PASSWORD, type OperatorClient } from '../helpers/operator.ts'
+import { assertAccessible, browserSkipReason, focused, screenshot, tabTo } from '../helpers/browser.ts'
+import { STAFF_PASSWORD } from '../helpers/operator.ts'
 
 // The back office (issue 17) in Chromium, on the real app and database: the server's clock
 // and the browser's are both held at DEFAULT_NOW (Monday 1 June 2026, 09:00 in Lisbon), so
@@ -19,26 +17,13 @@ const ALFAMA_TODAY_1730 = '2026-06-01T16:30:00Z'
 declare const document: { activeElement: { id: string } | null }
 
 describe('the back office in Chromium', { skip: browserSkipReason(), timeout: 300_000 }, () => {
-  let service: StartedService
-  let browser: Browser
-  let manager: OperatorClient
-
-  before(async () => {
-    service = await startService()
-    browser = await launchBrowser()
-    manager = (await apiKeyClient(service, 'manager')).client
-  })
-  after(async () => {
-    await browser?.close()
-    await service?.close()
-  })
-
-  const { ref, officeUrl, officePage, signInAs, follow } = backOffice(() => ({ service, browser }))
+  const started = backOfficeSuite()
+  const { ref, officeUrl, officePage, signInAs, follow } = started
 
   /** Declines every waiting request, so a test starts with an empty inbox. */
   async function clearRequests(): Promise<void> {
-    const waiting = (await manager.get('/bookings?status=requested&limit=200')).body.bookings
-    for (const booking of waiting) assert.equal((await manager.post(`/bookings/${booking.code}/decline`, {})).status, 200)
+    const waiting = (await started.manager.get('/bookings?status=requested&limit=200')).body.bookings
+    for (const booking of waiting) assert.equal((await started.manager.post(`/bookings/${booking.code}/decline`, {})).status, 200)
   }
 
   test('the page is served with a strict policy, hashed immutable assets, and answers every path below the instance', async () => {
@@ -51,21 +36,21 @@ describe('the back office in Chromium', { skip: browserSkipReason(), timeout: 30
     assert.doesNotMatch(html, /<script>|<style>|style=/, 'no inline script or style')
     const script = /src="(\/admin\/_assets\/back-office-[A-Z0-9]+\.js)"/.exec(html)?.[1]
     assert.ok(script, html)
-    const asset = await fetch(`${service.origin}${script}`)
+    const asset = await fetch(`${started.service.origin}${script}`)
     assert.equal(asset.headers.get('cache-control'), 'public, max-age=31536000, immutable')
     assert.equal((await fetch(officeUrl('departures/alfama-walk/x'))).status, 200)
-    assert.equal((await fetch(`${service.origin}/admin/nowhere/`)).status, 404)
-    const unknownApi = await fetch(`${service.origin}/admin/api/lisbon/no-such-thing`)
+    assert.equal((await fetch(`${started.service.origin}/admin/nowhere/`)).status, 404)
+    const unknownApi = await fetch(`${started.service.origin}/admin/api/lisbon/no-such-thing`)
     assert.equal(unknownApi.status, 404)
     assert.match(unknownApi.headers.get('content-type')!, /problem\+json/)
   })
 
   test('a manager signs in through the setup link, sees a guest\'s request arrive without reloading, and confirms it', async () => {
     await clearRequests()
-    const { setupToken } = await service.context.staff.addStaff(ref(), { email: 'marta@example.com', name: 'Marta Reis', role: 'manager' }, SYSTEM, service.clock.now())
+    const { setupToken } = await started.service.context.staff.addStaff(ref(), { email: 'marta@example.com', name: 'Marta Reis', role: 'manager' }, SYSTEM, started.service.clock.now())
     const office = await officePage()
     const { page } = office
-    await page.goto(setupLink(service.origin, 'lisbon', setupToken!))
+    await page.goto(setupLink(started.service.origin, 'lisbon', setupToken!))
     await page.getByRole('heading', { name: /Set your password/ }).waitFor()
     await assertAccessible(page, 'setup')
     await screenshot(page, 'back-office-setup')
@@ -83,7 +68,7 @@ describe('the back office in Chromium', { skip: browserSkipReason(), timeout: 30
     await follow(page.getByRole('link', { name: 'Requests' }))
     await page.getByText('No requests are waiting.').waitFor()
     await page.evaluate('window.notReloaded = true')
-    const { client, session, booking } = await guestBooking(service, { tour_id: 'fado-night', start: FADO_MON, party: 2 })
+    const { client, session, booking } = await guestBooking(started.service, { tour_id: 'fado-night', start: FADO_MON, party: 2 })
     const card = page.locator('.request', { hasText: booking.code })
     await card.waitFor()
     assert.equal(await page.evaluate('window.notReloaded'), true, 'the request appeared without a reload')
@@ -102,7 +87,7 @@ describe('the back office in Chromium', { skip: browserSkipReason(), timeout: 30
   })
 
   test('a guide on a 375 px phone opens today\'s manifest, taps to call, checks a guest in and undoes it', async () => {
-    const made = await manager.post('/bookings', {
+    const made = await started.manager.post('/bookings', {
       tour_id: 'alfama-walk', start: ALFAMA_TODAY_1730, party: 2, status: 'confirmed', internal_note: 'One guest uses a cane',
       contact: { name: 'Rui Costa', email: 'rui@example.pt', phone: '+351 912 345 678' },
     })
@@ -133,13 +118,13 @@ describe('the back office in Chromium', { skip: browserSkipReason(), timeout: 30
     // Focus moves after the answer is drawn: wait for it, then say where it went if it did not.
     await page.waitForFunction(() => (document.activeElement as unknown as { textContent: string | null } | null)?.textContent === 'Undo check-in', undefined, { timeout: 5000 }).catch(() => {})
     assert.equal((await focused(page)).text, 'Undo check-in', 'focus stays on the guest, on the undo')
-    assert.equal((await manager.get(`/bookings/${code}`)).body.status, 'completed')
+    assert.equal((await started.manager.get(`/bookings/${code}`)).body.status, 'completed')
     await guest.getByRole('button', { name: 'Undo check-in: Rui Costa' }).tap()
     await guest.getByText('Expected', { exact: true }).waitFor()
-    assert.equal((await manager.get(`/bookings/${code}`)).body.status, 'confirmed')
+    assert.equal((await started.manager.get(`/bookings/${code}`)).body.status, 'confirmed')
     await guest.getByRole('button', { name: 'Check in: Rui Costa' }).tap()
     await guest.getByText('Checked in', { exact: true }).waitFor()
-    assert.equal((await manager.get(`/bookings/${code}`)).body.status, 'completed')
+    assert.equal((await started.manager.get(`/bookings/${code}`)).body.status, 'completed')
     await assertAccessible(page, 'manifest')
     await screenshot(page, 'back-office-manifest-phone')
 
@@ -155,7 +140,7 @@ describe('the back office in Chromium', { skip: browserSkipReason(), timeout: 30
 
   test('a viewer sees requests and manifests with no buttons it may not use; times name the operator\'s zone', async () => {
     await clearRequests()
-    const { booking } = await guestBooking(service, { tour_id: 'fado-night', start: FADO_TUE, party: 1 }, { name: 'Inês Lopes', email: 'ines@example.pt' })
+    const { booking } = await guestBooking(started.service, { tour_id: 'fado-night', start: FADO_TUE, party: 1 }, { name: 'Inês Lopes', email: 'ines@example.pt' })
     const office = await officePage({ timezoneId: 'America/New_York' })
     const { page } = office
     await signInAs(page, 'viewer')
@@ -188,7 +173,7 @@ describe('the back office in Chromium', { skip: browserSkipReason(), timeout: 30
     const heading = page.getByRole('heading', { level: 1 })
     await page.waitForFunction(() => document.activeElement !== null && (document.activeElement as unknown as { tagName: string }).tagName === 'H1')
     assert.doesNotMatch(await heading.textContent() ?? '', /Today/)
-    const tuesday = (await manager.get('/departures?from=2026-06-02&to=2026-06-02&limit=200')).body.departures
+    const tuesday = (await started.manager.get('/departures?from=2026-06-02&to=2026-06-02&limit=200')).body.departures
     assert.ok(tuesday.length > 0)
     await page.locator('.departure').nth(tuesday.length - 1).waitFor()
     assert.equal(await page.locator('.departure').count(), tuesday.length, 'every departure of Tuesday, and only those')
@@ -203,14 +188,14 @@ describe('the back office in Chromium', { skip: browserSkipReason(), timeout: 30
 
   test('keyboard only: a staff member confirms one request and declines another with a reason; focus follows', async () => {
     await clearRequests()
-    const older = await guestBooking(service, { tour_id: 'fado-night', start: FADO_TUE, party: 2 }, { name: 'Older Request', email: 'older@example.pt' })
+    const older = await guestBooking(started.service, { tour_id: 'fado-night', start: FADO_TUE, party: 2 }, { name: 'Older Request', email: 'older@example.pt' })
     // Asked later, though for an earlier departure: the inbox goes by when each was asked.
-    service.clock.advance({ minutes: 5 })
-    const newer = await guestBooking(service, { tour_id: 'fado-night', start: FADO_MON, party: 1 }, { name: 'Newer Request', email: 'newer@example.pt' })
+    started.service.clock.advance({ minutes: 5 })
+    const newer = await guestBooking(started.service, { tour_id: 'fado-night', start: FADO_MON, party: 1 }, { name: 'Newer Request', email: 'newer@example.pt' })
     const office = await officePage()
     const { page } = office
     const email = `staff-${Math.random().toString(36).slice(2, 8)}@example.com`
-    await service.context.staff.addStaff(ref(), { email, name: 'Kim Staff', role: 'staff', password: STAFF_PASSWORD }, SYSTEM, service.clock.now())
+    await started.service.context.staff.addStaff(ref(), { email, name: 'Kim Staff', role: 'staff', password: STAFF_PASSWORD }, SYSTEM, started.service.clock.now())
     await page.goto(officeUrl('requests'))
     // The sign-in view focuses its heading once drawn; Tab from there, not from before it.
     await page.waitForFunction(() => (document.activeElement as unknown as { tagName: string } | null)?.tagName === 'H1')
@@ -244,8 +229,8 @@ describe('the back office in Chromium', { skip: browserSkipReason(), timeout: 30
     await page.waitForFunction(() => (document.activeElement as unknown as { tagName: string } | null)?.tagName === 'H1', undefined, { timeout: 5000 }).catch(() => {})
     assert.equal((await focused(page)).tag, 'h1', 'with nothing left, focus goes to the heading')
 
-    assert.equal((await manager.get(`/bookings/${older.booking.code}`)).body.status, 'confirmed')
-    const declined = (await manager.get(`/bookings/${newer.booking.code}`)).body
+    assert.equal((await started.manager.get(`/bookings/${older.booking.code}`)).body.status, 'confirmed')
+    const declined = (await started.manager.get(`/bookings/${newer.booking.code}`)).body
     assert.deepEqual([declined.status, declined.decline_reason], ['declined', 'The musicians are away that night'])
     assert.deepEqual(office.faults, [])
     assert.deepEqual(office.consoleErrors, [])
@@ -259,7 +244,7 @@ describe('the back office in Chromium', { skip: browserSkipReason(), timeout: 30
     // Today's own read must be answered first: made after the clock moves, it would end the session before the link is followed.
     await page.locator('.departure').first().waitFor()
     // Unused for more than 2 hours, the session ends; the next call is refused.
-    service.clock.advance({ hours: 3 })
+    started.service.clock.advance({ hours: 3 })
     await follow(page.getByRole('link', { name: 'Requests' }))
     await page.getByText(/Your session has ended/).waitFor()
     await page.getByRole('heading', { name: /Sign in/ }).waitFor()
@@ -284,7 +269,7 @@ describe('the back office in Chromium', { skip: browserSkipReason(), timeout: 30
   })
 
   test('a guide who opens Settings or Bookings is told they have no access; tomorrow\'s manifest offers no check-in yet', async () => {
-    const tomorrow = await manager.post('/bookings', {
+    const tomorrow = await started.manager.post('/bookings', {
       tour_id: 'alfama-walk', start: '2026-06-02T08:30:00Z', party: 2, status: 'confirmed', contact: { name: 'Inês Rocha', email: 'ines@example.pt' },
     })
     assert.equal(tomorrow.status, 201, tomorrow.text)

@@ -1,47 +1,30 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
-import type { Browser } from 'playwright-core'
-import { freshDatabase, type FreshDatabase } from '../helpers/database.ts'
-import { assertAccessible, browserSkipReason, focused, launchBrowser, openGuestPage, screenshot, tabTo } from '../helpers/browser.ts'
-import { apiClient, bookingPageUrl, chooseFirstOpenTime, fitsWidth, guestMoney, guestSession, holdSeats } from '../helpers/booking-page.ts'
-import { startServer, type ServerProcess } from '../helpers/server-process.ts'
+import { describe, test } from 'node:test'
+import { assertAccessible, browserSkipReason, focused, openGuestPage, screenshot, tabTo } from '../helpers/browser.ts'
+import { apiClient, bookingPageSuite, bookingPageUrl, chooseFirstOpenTime, fitsWidth, guestMoney, guestSession, holdSeats } from '../helpers/booking-page.ts'
 import { demoCatalog } from '../helpers/build.ts'
 
 // The demo runs on the real clock, so every test picks among the departures open from now on.
-describe('the booking page in Chromium', { skip: browserSkipReason(), timeout: 180_000 }, () => {
-  let server: ServerProcess
-  let database: FreshDatabase
-  let browser: Browser
-  let catalogDir: string
+/**
+ * The demo, its Tagus Sunset Sail priced per person as before it had units: this file asks a
+ * party's size (#party); counts per unit are test/browser/booking-units.test.ts's.
+ */
+function perPersonSail(): any {
+  const catalog = demoCatalog()
+  delete catalog.instances[0].tours.find((tour: { id: string }) => tour.id === 'tagus-sunset-sail').units
+  return catalog
+}
 
-  before(async () => {
-    // The demo, its Tagus Sunset Sail priced per person as before it had units: this file asks a
-    // party's size (#party); counts per unit are test/browser/booking-units.test.ts's.
-    catalogDir = mkdtempSync(join(tmpdir(), 'tourdesk-flow-'))
-    const catalog = demoCatalog()
-    delete catalog.instances[0].tours.find((tour: { id: string }) => tour.id === 'tagus-sunset-sail').units
-    writeFileSync(join(catalogDir, 'catalog.json'), JSON.stringify(catalog))
-    database = await freshDatabase()
-    server = await startServer({ DATABASE_URL: database.url, TOURDESK_CONFIG: join(catalogDir, 'catalog.json') })
-    browser = await launchBrowser()
-  })
-  after(async () => {
-    await browser?.close()
-    await server?.stop()
-    await database?.drop()
-    if (catalogDir) rmSync(catalogDir, { recursive: true, force: true })
-  })
+describe('the booking page in Chromium', { skip: browserSkipReason(), timeout: 180_000 }, () => {
+  const started = bookingPageSuite({ catalog: perPersonSail })
 
   test('a guest finds a tour, holds seats with extras and a promo code, and requests the booking; the API shows it requested', async () => {
     // A guest in New York looking at Lisbon tours: times stay in Lisbon's zone, which the page names.
     // The browser speaks Portuguese, and the guest chose English with the page's switch on an
     // earlier visit (the page in Portuguese is test/browser/booking-languages.test.ts).
-    const guest = await openGuestPage(browser, { locale: 'pt-PT', timezoneId: 'America/New_York', pageLanguage: 'en' })
+    const guest = await openGuestPage(started.browser, { locale: 'pt-PT', timezoneId: 'America/New_York', pageLanguage: 'en' })
     const { page } = guest
-    await page.goto(bookingPageUrl(server.origin, 'lisbon'))
+    await page.goto(bookingPageUrl(started.server.origin, 'lisbon'))
     await page.locator('.tour-card').first().waitFor()
     assert.equal(await page.locator('.tour-card').count(), 7)
     await assertAccessible(page, 'tour list')
@@ -65,7 +48,7 @@ describe('the booking page in Chromium', { skip: browserSkipReason(), timeout: 1
     await screenshot(page, 'flow-2-tour')
     await holdSeats(page)
 
-    const api = await apiClient(server.origin, 'lisbon')
+    const api = await apiClient(started.server.origin, 'lisbon')
     const session = await guestSession(page)
     const held = (await api.get('/booking', { headers: session })).body
     assert.equal(held.status, 'held')
@@ -116,9 +99,9 @@ describe('the booking page in Chromium', { skip: browserSkipReason(), timeout: 1
   })
 
   test('a per-person extra asks how many of the party take it, a once-per-booking extra is a checkbox, and the hold charges each once per taker', async () => {
-    const guest = await openGuestPage(browser)
+    const guest = await openGuestPage(started.browser)
     const { page } = guest
-    await page.goto(bookingPageUrl(server.origin, 'lisbon', 'tagus-sunset-sail'))
+    await page.goto(bookingPageUrl(started.server.origin, 'lisbon', 'tagus-sunset-sail'))
     await chooseFirstOpenTime(page)
     assert.equal(await page.textContent('label[for="addon-vinho-verde"]'), 'Glass of vinho verde: how many of you?')
     assert.equal(await page.getAttribute('#addon-vinho-verde', 'max'), '2', 'a party of 2 offers 0 to 2')
@@ -137,7 +120,7 @@ describe('the booking page in Chromium', { skip: browserSkipReason(), timeout: 1
     await assertAccessible(page, 'extras chosen')
     await holdSeats(page)
 
-    const api = await apiClient(server.origin, 'lisbon')
+    const api = await apiClient(started.server.origin, 'lisbon')
     const held = (await api.get('/booking', { headers: await guestSession(page) })).body
     assert.deepEqual(held.addons.map((a: { id: string, quantity: number, amount: number }) => [a.id, a.quantity, a.amount]),
       [['vinho-verde', 3, 3 * 600], ['photo-package', 1, 2500]])
@@ -152,15 +135,15 @@ describe('the booking page in Chromium', { skip: browserSkipReason(), timeout: 1
   })
 
   test('a first visit logs no console error and asks for no booking it cannot have; a reload with a hold asks, one after a release does not', async () => {
-    const guest = await openGuestPage(browser)
+    const guest = await openGuestPage(started.browser)
     const { page } = guest
     const bookingReads: string[] = []
     page.on('request', (request) => {
       if (request.method() === 'GET' && new URL(request.url()).pathname === '/api/lisbon/booking') bookingReads.push(page.url())
     })
-    await page.goto(bookingPageUrl(server.origin, 'lisbon'))
+    await page.goto(bookingPageUrl(started.server.origin, 'lisbon'))
     await page.locator('.tour-card').first().waitFor()
-    await page.goto(bookingPageUrl(server.origin, 'lisbon', 'alfama-walk'))
+    await page.goto(bookingPageUrl(started.server.origin, 'lisbon', 'alfama-walk'))
     await page.locator('input[name="start"]').first().waitFor({ state: 'attached' })
     await page.waitForLoadState('networkidle')
     assert.deepEqual(guest.consoleErrors, [], 'the first load logs no console error')
@@ -183,10 +166,10 @@ describe('the booking page in Chromium', { skip: browserSkipReason(), timeout: 1
   })
 
   test('a reload keeps the hold, and releasing it gives the seats back so the API shows no booking', async () => {
-    const guest = await openGuestPage(browser)
+    const guest = await openGuestPage(started.browser)
     const { page } = guest
-    const api = await apiClient(server.origin, 'lisbon')
-    await page.goto(bookingPageUrl(server.origin, 'lisbon', 'alfama-walk'))
+    const api = await apiClient(started.server.origin, 'lisbon')
+    await page.goto(bookingPageUrl(started.server.origin, 'lisbon', 'alfama-walk'))
     const start = await chooseFirstOpenTime(page)
     const date = await page.locator('input[name="date"]:checked').getAttribute('value')
     const seatsLeft = async () => (await api.get(`/availability?tour=alfama-walk&date=${date}&days=1`)).body.slots
@@ -219,7 +202,7 @@ describe('the booking page in Chromium', { skip: browserSkipReason(), timeout: 1
   })
 
   test('a sold-out time is marked and cannot be chosen, and a time that sells out while the guest looks is reported', async () => {
-    const api = await apiClient(server.origin, 'lisbon')
+    const api = await apiClient(started.server.origin, 'lisbon')
     const tour = 'pastel-de-nata-workshop'
     // Another visitor takes all 4 seats of the first open workshop.
     const open = (await api.get(`/availability?tour=${tour}&days=14&party=4`)).body.slots.filter((s: { bookable: boolean }) => s.bookable)
@@ -227,9 +210,9 @@ describe('the booking page in Chromium', { skip: browserSkipReason(), timeout: 1
     const other = await api.session()
     assert.equal((await api.post('/booking', { tour_id: tour, start: soldOut.start, party: 4 }, { headers: other.headers })).status, 200)
 
-    const guest = await openGuestPage(browser)
+    const guest = await openGuestPage(started.browser)
     const { page } = guest
-    await page.goto(bookingPageUrl(server.origin, 'lisbon', tour))
+    await page.goto(bookingPageUrl(started.server.origin, 'lisbon', tour))
     await page.locator('input[name="start"]').first().waitFor({ state: 'attached' })
     await page.check(`#date-${soldOut.date}`)
     const full = page.locator(`input[name="start"][value="${soldOut.start}"]`)
@@ -259,9 +242,9 @@ describe('the booking page in Chromium', { skip: browserSkipReason(), timeout: 1
   })
 
   test('the whole booking works with the keyboard alone, with a visible focus ring and no decoy ever focused', async () => {
-    const guest = await openGuestPage(browser)
+    const guest = await openGuestPage(started.browser)
     const { page } = guest
-    await page.goto(bookingPageUrl(server.origin, 'lisbon'))
+    await page.goto(bookingPageUrl(started.server.origin, 'lisbon'))
     await page.locator('.tour-card').first().waitFor()
     await tabTo(page, (el) => el.tag === 'a' && el.text === 'Belém Riverside Bike Tour', 'the Belém tour link')
     await page.keyboard.press('Enter')
@@ -298,7 +281,7 @@ describe('the booking page in Chromium', { skip: browserSkipReason(), timeout: 1
     await assertAccessible(page, 'confirmed with the keyboard')
     await screenshot(page, 'keyboard-confirmed')
 
-    const booking = (await (await apiClient(server.origin, 'lisbon')).get('/booking', { headers: await guestSession(page) })).body
+    const booking = (await (await apiClient(started.server.origin, 'lisbon')).get('/booking', { headers: await guestSession(page) })).body
     assert.equal(booking.status, 'confirmed')
     assert.equal(booking.tour.id, 'belem-bike')
     assert.equal(booking.party, 3)
@@ -309,9 +292,9 @@ describe('the booking page in Chromium', { skip: browserSkipReason(), timeout: 1
 
   test('on a 375 px phone every step fits the screen, in the guest locale, for the New York operator', async () => {
     // A German browser whose guest chose English: the API's own words on a phone number are English.
-    const guest = await openGuestPage(browser, { viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true, locale: 'de-DE', timezoneId: 'America/New_York', pageLanguage: 'en' })
+    const guest = await openGuestPage(started.browser, { viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true, locale: 'de-DE', timezoneId: 'America/New_York', pageLanguage: 'en' })
     const { page } = guest
-    await page.goto(bookingPageUrl(server.origin, 'nyc'))
+    await page.goto(bookingPageUrl(started.server.origin, 'nyc'))
     await page.locator('.tour-card').first().waitFor()
     assert.equal(await fitsWidth(page), true, 'the list fits 375 px')
     assert.match(await page.textContent('.tour-card') ?? '', /\$/)
@@ -326,7 +309,7 @@ describe('the booking page in Chromium', { skip: browserSkipReason(), timeout: 1
     await screenshot(page, 'phone-2-tour')
 
     await holdSeats(page)
-    const api = await apiClient(server.origin, 'nyc')
+    const api = await apiClient(started.server.origin, 'nyc')
     const held = (await api.get('/booking', { headers: await guestSession(page) })).body
     assert.equal(await page.textContent('.price-list .total dd'), await guestMoney(page, held.price.total, 'USD'))
     assert.equal(await fitsWidth(page), true, 'the hold fits 375 px')

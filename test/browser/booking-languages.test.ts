@@ -1,14 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
-import type { Browser, Page } from 'playwright-core'
-import { freshDatabase, type FreshDatabase } from '../helpers/database.ts'
-import { assertAccessible, browserSkipReason, launchBrowser, openGuestPage, screenshot } from '../helpers/browser.ts'
+import { describe, test } from 'node:test'
+import type { Page } from 'playwright-core'
+import { assertAccessible, browserSkipReason, openGuestPage, screenshot } from '../helpers/browser.ts'
 import type { ApiClient } from '../helpers/client.ts'
-import { apiClient, bookingPageUrl, chooseFirstOpenTime, guestMoney, guestSession } from '../helpers/booking-page.ts'
-import { startServer, type ServerProcess } from '../helpers/server-process.ts'
+import { apiClient, bookingPageSuite, bookingPageUrl, chooseFirstOpenTime, guestMoney, guestSession } from '../helpers/booking-page.ts'
 import { demoCatalog } from '../helpers/build.ts'
 
 // The callbacks given to page.evaluate run in the browser; these names exist there, not in Node.
@@ -44,41 +39,30 @@ function readText(page: Page, selector: string): Promise<string> {
   }, selector)
 }
 
-describe('the booking page in the guest\'s language, in Chromium', { skip: browserSkipReason(), timeout: 180_000 }, () => {
-  let server: ServerProcess
-  let database: FreshDatabase
-  let browser: Browser
-  let catalogDir: string
+/**
+ * The demo, its Alfama walk translated into Portuguese whole (the demo leaves the description
+ * and the add-ons' descriptions in English, which test/api/languages.test.ts reads as its fallback).
+ */
+function alfamaAllInPortuguese(): any {
+  const catalog = demoCatalog()
+  const walk = catalog.instances[0].tours.find((tour: { id: string }) => tour.id === 'alfama-walk')
+  walk.translations.pt.description = ALFAMA_PT.description
+  walk.translations.pt.addons['ginjinha-tasting'].description = ALFAMA_PT.ginjinhaDescription
+  walk.translations.pt.addons['illustrated-map'].description = 'Um mapa desenhado à mão de Alfama e da Mouraria, com as tascas preferidas do guia.'
+  return catalog
+}
 
-  before(async () => {
-    // The demo, its Alfama walk translated into Portuguese whole (the demo leaves the description
-    // and the add-ons' descriptions in English, which test/api/languages.test.ts reads as its fallback).
-    catalogDir = mkdtempSync(join(tmpdir(), 'tourdesk-languages-'))
-    const catalog = demoCatalog()
-    const walk = catalog.instances[0].tours.find((tour: { id: string }) => tour.id === 'alfama-walk')
-    walk.translations.pt.description = ALFAMA_PT.description
-    walk.translations.pt.addons['ginjinha-tasting'].description = ALFAMA_PT.ginjinhaDescription
-    walk.translations.pt.addons['illustrated-map'].description = 'Um mapa desenhado à mão de Alfama e da Mouraria, com as tascas preferidas do guia.'
-    writeFileSync(join(catalogDir, 'catalog.json'), JSON.stringify(catalog))
-    database = await freshDatabase()
-    server = await startServer({ DATABASE_URL: database.url, TOURDESK_CONFIG: join(catalogDir, 'catalog.json') })
-    browser = await launchBrowser()
-  })
-  after(async () => {
-    await browser?.close()
-    await server?.stop()
-    await database?.drop()
-    if (catalogDir) rmSync(catalogDir, { recursive: true, force: true })
-  })
+describe('the booking page in the guest\'s language, in Chromium', { skip: browserSkipReason(), timeout: 180_000 }, () => {
+  const started = bookingPageSuite({ catalog: alfamaAllInPortuguese })
 
   test('a Portuguese browser books the Alfama walk in Portuguese throughout, then switches to English, which is remembered', async () => {
-    const guest = await openGuestPage(browser, { locale: 'pt-PT' })
+    const guest = await openGuestPage(started.browser, { locale: 'pt-PT' })
     const { page } = guest
     const asked: string[] = []
     page.on('request', (request) => {
       if (request.url().includes('/api/lisbon/tours')) asked.push(request.headers()['accept-language'])
     })
-    await page.goto(bookingPageUrl(server.origin, 'lisbon'))
+    await page.goto(bookingPageUrl(started.server.origin, 'lisbon'))
     await page.locator('.tour-card').first().waitFor()
 
     // The list: page words and tour texts in Portuguese, the switch saying which language is on.
@@ -132,7 +116,7 @@ describe('the booking page in the guest\'s language, in Chromium', { skip: brows
     await page.click('#hold-button')
     await page.locator('#hold-title').filter({ hasText: 'Os seus lugares estão reservados' }).waitFor()
     await page.locator('.countdown').filter({ hasText: /^Reservado por mais \d+:\d\d$/ }).waitFor()
-    const api = await apiClient(server.origin, 'lisbon')
+    const api = await apiClient(started.server.origin, 'lisbon')
     const session = await guestSession(page)
     const held = (await api.get('/booking', { headers: session })).body
     assert.equal(held.party, 2)
@@ -178,7 +162,7 @@ describe('the booking page in the guest\'s language, in Chromium', { skip: brows
     await screenshot(page, 'languages-4-confirmed-en')
 
     // Remembered: the list, on the next visit, is English though the browser speaks Portuguese.
-    await page.goto(bookingPageUrl(server.origin, 'lisbon'))
+    await page.goto(bookingPageUrl(started.server.origin, 'lisbon'))
     await page.locator('.tour-card').first().waitFor()
     assert.equal(await page.getAttribute('html', 'lang'), 'en')
     assert.equal(await page.textContent('h1'), 'Book a tour with Alfama & Tejo Tours')
@@ -191,9 +175,9 @@ describe('the booking page in the guest\'s language, in Chromium', { skip: brows
   })
 
   test('in a language the instance lacks, the page speaks it, the tours read in the instance\'s default, and a tour guided in it is booked in it', async () => {
-    const guest = await openGuestPage(browser, { locale: 'fr-FR' })
+    const guest = await openGuestPage(started.browser, { locale: 'fr-FR' })
     const { page } = guest
-    await page.goto(bookingPageUrl(server.origin, 'lisbon', 'alfama-walk'))
+    await page.goto(bookingPageUrl(started.server.origin, 'lisbon', 'alfama-walk'))
     await page.locator('h1').filter({ hasText: 'Alfama & Mouraria Walking Tour' }).waitFor()
     await page.locator('.policy').waitFor()
     assert.equal(await page.getAttribute('html', 'lang'), 'fr')
@@ -208,7 +192,7 @@ describe('the booking page in the guest\'s language, in Chromium', { skip: brows
     await assertAccessible(page, 'tour in French')
 
     // The walk is not guided in French: the page names no language and the API picks the one it answered in.
-    const api = await apiClient(server.origin, 'lisbon')
+    const api = await apiClient(started.server.origin, 'lisbon')
     await chooseFirstOpenTime(page)
     await page.click('#hold-button')
     await page.locator('#hold-title').filter({ hasText: 'Vos places sont bloquées' }).waitFor()
@@ -218,7 +202,7 @@ describe('the booking page in the guest\'s language, in Chromium', { skip: brows
     // The sail is guided in French: a hold of it is.
     await page.click('#release-button')
     await page.locator('#hold-message').filter({ hasText: 'Vos places ont été libérées' }).waitFor()
-    await page.goto(bookingPageUrl(server.origin, 'lisbon', 'tagus-sunset-sail'))
+    await page.goto(bookingPageUrl(started.server.origin, 'lisbon', 'tagus-sunset-sail'))
     await page.locator('fieldset.units legend').filter({ hasText: 'Billets' }).waitFor()
     await chooseFirstOpenTime(page)
     await page.click('#hold-button')
@@ -231,11 +215,11 @@ describe('the booking page in the guest\'s language, in Chromium', { skip: brows
   })
 
   test('a manage link opens in the booking\'s language whatever the browser speaks; the switch still works there', async () => {
-    const api = await apiClient(server.origin, 'lisbon')
+    const api = await apiClient(started.server.origin, 'lisbon')
     const pt = await bookedIn(api, 'pt', { name: 'Ana Silva', email: 'ana.link@example.pt' })
 
     // An English browser opens the Portuguese booking's link: the page turns Portuguese, not stored as a choice.
-    const english = await openGuestPage(browser, { locale: 'en-US' })
+    const english = await openGuestPage(started.browser, { locale: 'en-US' })
     await english.page.goto(pt.manage_url)
     await english.page.locator('#confirmation-title').filter({ hasText: 'Reserva confirmada' }).waitFor()
     assert.equal(await english.page.getAttribute('html', 'lang'), 'pt')
@@ -260,7 +244,7 @@ describe('the booking page in the guest\'s language, in Chromium', { skip: brows
 
     // A Portuguese browser opens an English booking's link: English.
     const en = await bookedIn(api, 'en', { name: 'John Smith', email: 'john.link@example.com' })
-    const portuguese = await openGuestPage(browser, { locale: 'pt-PT' })
+    const portuguese = await openGuestPage(started.browser, { locale: 'pt-PT' })
     await portuguese.page.goto(en.manage_url)
     await portuguese.page.locator('#confirmation-title').filter({ hasText: 'Booking confirmed' }).waitFor()
     assert.equal(await portuguese.page.getAttribute('html', 'lang'), 'en')
@@ -272,7 +256,7 @@ describe('the booking page in the guest\'s language, in Chromium', { skip: brows
   })
 
   test('a manage link of a booking guided in a language the instance does not read opens in the instance\'s default', async () => {
-    const api = await apiClient(server.origin, 'lisbon')
+    const api = await apiClient(started.server.origin, 'lisbon')
     const session = await api.session()
     const slot = (await api.get('/availability?tour=tagus-sunset-sail&days=14&party=2')).body.slots.find((s: { bookable: boolean }) => s.bookable)
     assert.ok(slot, 'a sail is open in the next two weeks')
@@ -280,7 +264,7 @@ describe('the booking page in the guest\'s language, in Chromium', { skip: brows
     assert.equal(held.status, 200, held.text)
     const booked = await api.post('/checkout', { name: 'Jean Dupont', email: 'jean@example.fr' }, { headers: { 'x-session': session.session } })
     assert.equal(booked.status, 200, booked.text)
-    const guest = await openGuestPage(browser, { locale: 'de-DE' })
+    const guest = await openGuestPage(started.browser, { locale: 'de-DE' })
     await guest.page.goto(booked.body.manage_url)
     await guest.page.locator('#booking-code').filter({ hasText: booked.body.code }).waitFor()
     assert.equal(await guest.page.getAttribute('html', 'lang'), 'en', 'French is not the Lisbon instance\'s: its default, English, as the emails')

@@ -1,12 +1,9 @@
 import assert from 'node:assert/strict'
-import { rmSync } from 'node:fs'
-import { after, before, describe, test } from 'node:test'
-import type { Browser, Page } from 'playwright-core'
-import { drillCatalogFile } from '../helpers/catalog-file.ts'
-import { freshDatabase, type FreshDatabase } from '../helpers/database.ts'
-import { assertAccessible, browserSkipReason, launchBrowser, openGuestPage, screenshot } from '../helpers/browser.ts'
-import { apiClient, bookingPageUrl, chooseFirstOpenTime, fitsWidth, guestMoney, guestSession, holdSeats } from '../helpers/booking-page.ts'
-import { startServer, type ServerProcess } from '../helpers/server-process.ts'
+import { describe, test } from 'node:test'
+import type { Page } from 'playwright-core'
+import { drillCatalog } from '../helpers/catalog-file.ts'
+import { assertAccessible, browserSkipReason, openGuestPage, screenshot } from '../helpers/browser.ts'
+import { apiClient, bookingPageSuite, bookingPageUrl, chooseFirstOpenTime, fitsWidth, guestMoney, guestSession, holdSeats } from '../helpers/booking-page.ts'
 
 // The callbacks given to page.evaluate run in the browser; these names exist there, not in Node.
 declare const document: any
@@ -41,27 +38,10 @@ async function smallestSide(page: Page, selector: string): Promise<number> {
 }
 
 describe('booking units on the booking page in Chromium', { skip: browserSkipReason(), timeout: 180_000 }, () => {
-  let server: ServerProcess
-  let database: FreshDatabase
-  let browser: Browser
-  let catalogDir: string
-
-  before(async () => {
-    const { dir, catalogPath } = drillCatalogFile(16, addUnitsTour)
-    catalogDir = dir
-    database = await freshDatabase()
-    server = await startServer({ DATABASE_URL: database.url, TOURDESK_CONFIG: catalogPath })
-    browser = await launchBrowser()
-  })
-  after(async () => {
-    await browser?.close()
-    await server?.stop()
-    await database?.drop()
-    if (catalogDir) rmSync(catalogDir, { recursive: true, force: true })
-  })
+  const started = bookingPageSuite({ catalog: () => { const catalog = drillCatalog(16); addUnitsTour(catalog); return catalog } })
 
   test('on a 375 px phone a guest books 2 adults and 1 child: the rule is said first, the total is the server\'s, the booking lists its units', async () => {
-    const guest = await openGuestPage(browser, { viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true })
+    const guest = await openGuestPage(started.browser, { viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true })
     const { page } = guest
     const posts: unknown[] = []
     const availabilityMixes: (string | null)[] = []
@@ -70,7 +50,7 @@ describe('booking units on the booking page in Chromium', { skip: browserSkipRea
       if (request.method() === 'POST' && url.pathname === '/api/lisbon/booking') posts.push(request.postDataJSON())
       if (url.pathname === '/api/lisbon/availability') availabilityMixes.push(url.searchParams.get('units'))
     })
-    await page.goto(bookingPageUrl(server.origin, 'lisbon', TOUR))
+    await page.goto(bookingPageUrl(started.server.origin, 'lisbon', TOUR))
     await page.locator('input[name="start"]').first().waitFor({ state: 'attached' })
 
     // One count per unit, with its ages, price and rules, and no party field.
@@ -122,7 +102,7 @@ describe('booking units on the booking page in Chromium', { skip: browserSkipRea
     await holdSeats(page)
     // The page's language, English, which the tour is guided in, is the one the party asks for.
     assert.deepEqual(posts.at(-1), { tour_id: TOUR, start, party: 3, units: { adult: 2, child: 1 }, addons: { 'illustrated-map': 1 }, language: 'en' })
-    const api = await apiClient(server.origin, 'lisbon')
+    const api = await apiClient(started.server.origin, 'lisbon')
     const session = await guestSession(page)
     const held = (await api.get('/booking', { headers: session })).body
     assert.deepEqual(held.units.map((line: any) => [line.id, line.quantity, line.amount]), [['adult', 2, 6000], ['child', 1, 1500]])
@@ -160,9 +140,9 @@ describe('booking units on the booking page in Chromium', { skip: browserSkipRea
   })
 
   test('at 1280 px an infant on a lap takes no seat, and a reload during the hold shows its counts again', async () => {
-    const guest = await openGuestPage(browser)
+    const guest = await openGuestPage(started.browser)
     const { page } = guest
-    await page.goto(bookingPageUrl(server.origin, 'lisbon', TOUR))
+    await page.goto(bookingPageUrl(started.server.origin, 'lisbon', TOUR))
     await page.locator('input[name="start"]').first().waitFor({ state: 'attached' })
     await page.getByRole('button', { name: 'More Infant' }).click()
     assert.equal(await page.textContent('#estimate-detail'), '2 Adult, 1 Infant: 3 people on 2 seats; Infant on a lap: no seat.')
@@ -177,7 +157,7 @@ describe('booking units on the booking page in Chromium', { skip: browserSkipRea
     await assertAccessible(page, 'infants at 1280 px')
     await screenshot(page, 'units-5-desktop')
     await holdSeats(page)
-    const held = (await (await apiClient(server.origin, 'lisbon')).get('/booking', { headers: await guestSession(page) })).body
+    const held = (await (await apiClient(started.server.origin, 'lisbon')).get('/booking', { headers: await guestSession(page) })).body
     assert.equal(held.seats, 2)
     assert.equal(held.party, 4)
     assert.equal(await page.textContent('.price-list .total dd'), await guestMoney(page, held.price.total, 'EUR'))

@@ -1,34 +1,18 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
-import type { Browser } from 'playwright-core'
-import { assertAccessible, browserSkipReason, launchBrowser, openGuestPage, screenshot } from '../helpers/browser.ts'
-import { apiClient, bookingPageUrl, chooseFirstOpenTime, guestSession, holdSeats } from '../helpers/booking-page.ts'
-import { freshDatabase, type FreshDatabase } from '../helpers/database.ts'
-import { startServer, type ServerProcess } from '../helpers/server-process.ts'
+import { describe, test } from 'node:test'
+import { assertAccessible, browserSkipReason, openGuestPage, screenshot } from '../helpers/browser.ts'
+import { apiClient, bookingPageSuite, bookingPageUrl, chooseFirstOpenTime, guestSession, holdSeats } from '../helpers/booking-page.ts'
 
 // Long enough that a loaded CI machine still sees the hold before it lapses.
 const HOLD_SECONDS = 6
 
 describe('a lapsed hold on the booking page', { skip: browserSkipReason(), timeout: 120_000 }, () => {
-  let server: ServerProcess
-  let database: FreshDatabase
-  let browser: Browser
-
-  before(async () => {
-    database = await freshDatabase()
-    server = await startServer({ DATABASE_URL: database.url, TOURDESK_HOLD_SECONDS: String(HOLD_SECONDS) })
-    browser = await launchBrowser()
-  })
-  after(async () => {
-    await browser?.close()
-    await server?.stop()
-    await database?.drop()
-  })
+  const started = bookingPageSuite({ env: { TOURDESK_HOLD_SECONDS: String(HOLD_SECONDS) } })
 
   test('is reported when the countdown ends, confirmed by the server, and the guest can hold the time again', async () => {
-    const guest = await openGuestPage(browser)
+    const guest = await openGuestPage(started.browser)
     const { page } = guest
-    await page.goto(bookingPageUrl(server.origin, 'lisbon', 'alfama-walk'))
+    await page.goto(bookingPageUrl(started.server.origin, 'lisbon', 'alfama-walk'))
     await chooseFirstOpenTime(page)
     await holdSeats(page)
 
@@ -36,7 +20,7 @@ describe('a lapsed hold on the booking page', { skip: browserSkipReason(), timeo
     assert.equal(await page.textContent('#hold-title'), 'Your hold has lapsed')
     assert.equal(await page.locator('#checkout-button').isHidden(), true, 'no checkout without a hold')
     assert.equal(await page.textContent('#hold-button'), 'Hold these seats')
-    const api = await apiClient(server.origin, 'lisbon')
+    const api = await apiClient(started.server.origin, 'lisbon')
     const session = await guestSession(page)
     assert.equal((await api.get('/booking', { headers: session })).body.status, 'expired')
     await assertAccessible(page, 'hold lapsed')
@@ -50,10 +34,10 @@ describe('a lapsed hold on the booking page', { skip: browserSkipReason(), timeo
   })
 
   test('a checkout after the hold lapsed is refused and reported even while the device still counts down', async () => {
-    const guest = await openGuestPage(browser)
+    const guest = await openGuestPage(started.browser)
     const { page } = guest
     await page.clock.install()
-    await page.goto(bookingPageUrl(server.origin, 'lisbon', 'belem-bike'))
+    await page.goto(bookingPageUrl(started.server.origin, 'lisbon', 'belem-bike'))
     await chooseFirstOpenTime(page)
     await holdSeats(page)
     await page.fill('#name', 'Late Guest')
@@ -61,7 +45,7 @@ describe('a lapsed hold on the booking page', { skip: browserSkipReason(), timeo
     // The device's timers stand still from here, so only the server can tell that the hold lapsed.
     // (Playwright's clicks wait for animation frames, which stand still too: the keyboard submits.)
     await page.clock.pauseAt(Date.now() + 1000)
-    const api = await apiClient(server.origin, 'lisbon')
+    const api = await apiClient(started.server.origin, 'lisbon')
     const session = await guestSession(page)
     await waitForStatus(() => api.get('/booking', { headers: session }).then((r) => r.body.status), 'expired')
     assert.match(await page.textContent('.countdown') ?? '', /Held for \d:\d\d more/)

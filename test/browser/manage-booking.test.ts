@@ -1,11 +1,8 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
-import type { Browser } from 'playwright-core'
-import { assertAccessible, browserSkipReason, focused, launchBrowser, openGuestPage, screenshot } from '../helpers/browser.ts'
-import { apiClient, bookingPageUrl, chooseFirstOpenTime, fitsWidth, guestMoney, guestSession, holdSeats } from '../helpers/booking-page.ts'
+import { describe, test } from 'node:test'
+import { assertAccessible, browserSkipReason, focused, openGuestPage, screenshot } from '../helpers/browser.ts'
+import { apiClient, bookingPageSuite, bookingPageUrl, chooseFirstOpenTime, fitsWidth, guestMoney, guestSession, holdSeats } from '../helpers/booking-page.ts'
 import type { ApiClient } from '../helpers/client.ts'
-import { freshDatabase, type FreshDatabase } from '../helpers/database.ts'
-import { startServer, type ServerProcess } from '../helpers/server-process.ts'
 
 // The guest's booking after checkout (issue 14, "The booking page keeps the booking"): a
 // reload shows it, the manage link opens it on another device, the code and email find it
@@ -29,25 +26,12 @@ async function bookedThroughApi(api: ApiClient, contact: { name: string, email: 
 }
 
 describe('managing a booking in Chromium', { skip: browserSkipReason(), timeout: 180_000 }, () => {
-  let server: ServerProcess
-  let database: FreshDatabase
-  let browser: Browser
-
-  before(async () => {
-    database = await freshDatabase()
-    server = await startServer({ DATABASE_URL: database.url })
-    browser = await launchBrowser()
-  })
-  after(async () => {
-    await browser?.close()
-    await server?.stop()
-    await database?.drop()
-  })
+  const started = bookingPageSuite()
 
   test('a guest books, reloads and still sees the booking; on another device the manage link opens it, states the fee, and cancels it', async () => {
-    const laptop = await openGuestPage(browser)
-    const api = await apiClient(server.origin, 'lisbon')
-    await laptop.page.goto(bookingPageUrl(server.origin, 'lisbon', 'alfama-walk'))
+    const laptop = await openGuestPage(started.browser)
+    const api = await apiClient(started.server.origin, 'lisbon')
+    await laptop.page.goto(bookingPageUrl(started.server.origin, 'lisbon', 'alfama-walk'))
     await chooseFirstOpenTime(laptop.page)
     await holdSeats(laptop.page)
     await laptop.page.fill('#name', 'Ana Silva')
@@ -77,7 +61,7 @@ describe('managing a booking in Chromium', { skip: browserSkipReason(), timeout:
     await laptop.close()
 
     // Another device: a fresh profile, no cookie, only the link.
-    const phone = await openGuestPage(browser)
+    const phone = await openGuestPage(started.browser)
     const { page } = phone
     await page.goto(manageUrl)
     await page.locator('#confirmation-title').filter({ hasText: 'Booking confirmed' }).waitFor()
@@ -113,7 +97,7 @@ describe('managing a booking in Chromium', { skip: browserSkipReason(), timeout:
   })
 
   test('a request nobody has accepted says it is free to withdraw, whatever its start (issue 25, item 3)', async () => {
-    const api = await apiClient(server.origin, 'lisbon')
+    const api = await apiClient(started.server.origin, 'lisbon')
     const session = await api.session()
     const availability = (await api.get('/availability?tour=fado-night&days=14&party=2')).body
     const slot = availability.slots.find((s: { bookable: boolean }) => s.bookable)
@@ -121,7 +105,7 @@ describe('managing a booking in Chromium', { skip: browserSkipReason(), timeout:
     assert.equal((await api.post('/booking', { tour_id: 'fado-night', start: slot.start, party: 2 }, { headers: session.headers })).status, 200)
     const booked = (await api.post('/checkout', { name: 'Rui Costa', email: 'rui@example.pt' }, { headers: { 'x-session': session.session } })).body
     assert.equal(booked.status, 'requested')
-    const guest = await openGuestPage(browser)
+    const guest = await openGuestPage(started.browser)
     await guest.page.goto(booked.manage_url)
     await guest.page.locator('#cancel-fee-now').waitFor()
     assert.match(await guest.page.textContent('#cancel-fee-now') ?? '', /Withdrawing this request is free of charge/)
@@ -131,11 +115,11 @@ describe('managing a booking in Chromium', { skip: browserSkipReason(), timeout:
   })
 
   test('on a 375 px phone a guest finds the booking by code and email: a wrong email is told next to the field, the right one shows it', async () => {
-    const api = await apiClient(server.origin, 'lisbon')
+    const api = await apiClient(started.server.origin, 'lisbon')
     const booking = await bookedThroughApi(api, { name: 'Kim Lee', email: 'Kim.Lee@example.com' })
-    const guest = await openGuestPage(browser, { viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true })
+    const guest = await openGuestPage(started.browser, { viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true })
     const { page } = guest
-    await page.goto(bookingPageUrl(server.origin, 'lisbon'))
+    await page.goto(bookingPageUrl(started.server.origin, 'lisbon'))
     await page.click('a:has-text("Manage my booking")')
     await page.locator('#lookup-title').filter({ hasText: 'Find your booking' }).waitFor()
     assert.equal(await fitsWidth(page), true, 'the form fits 375 px')

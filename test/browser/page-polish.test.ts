@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
-import type { Browser, Page } from 'playwright-core'
-import { assertAccessible, browserSkipReason, launchBrowser, openGuestPage, screenshot } from '../helpers/browser.ts'
-import { bookingPageUrl, chooseFirstOpenTime, fitsWidth, holdSeats } from '../helpers/booking-page.ts'
-import { freshDatabase, type FreshDatabase } from '../helpers/database.ts'
-import { startServer, type ServerProcess } from '../helpers/server-process.ts'
+import { describe, test } from 'node:test'
+import type { Page } from 'playwright-core'
+import { assertAccessible, browserSkipReason, openGuestPage, screenshot } from '../helpers/browser.ts'
+import { bookingPageSuite, bookingPageUrl, chooseFirstOpenTime, fitsWidth, holdSeats } from '../helpers/booking-page.ts'
 
 // The callbacks given to page.evaluate run in the browser; these names exist there, not in Node.
 declare const document: any
@@ -68,27 +66,14 @@ function contrast(a: string, b: string): number {
 }
 
 describe('the booking page looks right at 1280 and 375 px in Chromium', { skip: browserSkipReason(), timeout: 180_000 }, () => {
-  let server: ServerProcess
-  let database: FreshDatabase
-  let browser: Browser
-
-  before(async () => {
-    database = await freshDatabase()
-    server = await startServer({ DATABASE_URL: database.url })
-    browser = await launchBrowser()
-  })
-  after(async () => {
-    await browser?.close()
-    await server?.stop()
-    await database?.drop()
-  })
+  const started = bookingPageSuite()
 
   for (const width of [1280, 375]) {
     test(`at ${width} px the brand lines up with the content, the date chips are an even grid, the total has one rule and focus is not the error colour`, async () => {
       const phone = width < 500
-      const guest = await openGuestPage(browser, { viewport: { width, height: 900 }, isMobile: phone, hasTouch: phone, ...NEW_YORK_GUEST })
+      const guest = await openGuestPage(started.browser, { viewport: { width, height: 900 }, isMobile: phone, hasTouch: phone, ...NEW_YORK_GUEST })
       const { page } = guest
-      await page.goto(bookingPageUrl(server.origin, 'lisbon', 'fado-night'))
+      await page.goto(bookingPageUrl(started.server.origin, 'lisbon', 'fado-night'))
       await chooseFirstOpenTime(page)
 
       const brand = (await page.locator('.operator-name').boundingBox())!
@@ -172,9 +157,9 @@ describe('the booking page looks right at 1280 and 375 px in Chromium', { skip: 
   }
 
   test("a guest in New York sees the operator's zone named one way in the slot list, the hold and the confirmation", async () => {
-    const guest = await openGuestPage(browser, NEW_YORK_GUEST)
+    const guest = await openGuestPage(started.browser, NEW_YORK_GUEST)
     const { page } = guest
-    await page.goto(bookingPageUrl(server.origin, 'lisbon', 'fado-night'))
+    await page.goto(bookingPageUrl(started.server.origin, 'lisbon', 'fado-night'))
     const start = await chooseFirstOpenTime(page)
     const zoneNote = await page.textContent('#zone-note') ?? ''
     const named = /^Times are local to the tour: (.+) \(Europe\/Lisbon\)\. Your device is set to (.+)\.$/.exec(zoneNote)

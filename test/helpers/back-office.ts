@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict'
+import { after, before } from 'node:test'
 import type { Browser, BrowserContextOptions, Locator, Page } from 'playwright-core'
 import type { Role } from '../../src/domain/roles.ts'
-import { openGuestPage, type GuestPage } from './browser.ts'
-import { DEFAULT_NOW, type StartedService } from './build.ts'
-import { STAFF_PASSWORD } from './operator.ts'
+import { launchBrowser, openGuestPage, type GuestPage } from './browser.ts'
+import { DEFAULT_NOW, startService, type StartedService, type StartOptions } from './build.ts'
+import { apiKeyClient, STAFF_PASSWORD, type OperatorClient } from './operator.ts'
+import { mailSink, type MailSink } from './smtp.ts'
 
 // What the back office's browser tests (test/browser/back-office*.test.ts) share: pages whose
 // clock is held at DEFAULT_NOW, addresses in the lisbon instance, and staff signed in through
@@ -80,4 +82,55 @@ export function backOffice(started: () => { service: StartedService, browser: Br
   }
 
   return { ref, officeUrl, officePage, signInAs, follow }
+}
+
+export interface BackOfficeSuiteOptions extends StartOptions {
+  /** Start a mail sink and send the service's email to it (as SMTP_URL). */
+  mail?: boolean
+}
+
+/** The back office helpers, and what the describe block's before() started for them. */
+export interface BackOfficeSuite extends BackOffice {
+  readonly service: StartedService
+  readonly browser: Browser
+  /** A manager's API key on the lisbon instance, for setting up and checking over the operator API. */
+  readonly manager: OperatorClient
+  /** The mail sink, when the suite was asked for `mail`. */
+  readonly sink: MailSink
+}
+
+/**
+ * Starts the service (with `options`), Chromium and a manager's API key in the calling describe
+ * block's before(), and stops them in its after(). Call it directly in the block; read the
+ * started things from the answer inside tests.
+ */
+export function backOfficeSuite(options: BackOfficeSuiteOptions = {}): BackOfficeSuite {
+  const { mail, ...startOptions } = options
+  let service: StartedService
+  let browser: Browser
+  let manager: OperatorClient
+  let sink: MailSink | undefined
+
+  before(async () => {
+    if (mail) sink = await mailSink()
+    service = await startService(sink ? { ...startOptions, email: { ...startOptions.email, smtpUrl: sink.url } } : startOptions)
+    browser = await launchBrowser()
+    manager = (await apiKeyClient(service, 'manager')).client
+  })
+  after(async () => {
+    await browser?.close()
+    await service?.close()
+    await sink?.close()
+  })
+
+  return {
+    ...backOffice(() => ({ service, browser })),
+    get service() { return service },
+    get browser() { return browser },
+    get manager() { return manager },
+    get sink() {
+      assert.ok(sink, 'the suite was started with mail: true')
+      return sink
+    },
+  }
 }

@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict'
-import type { Page } from 'playwright-core'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { after, before } from 'node:test'
+import type { Browser, Page } from 'playwright-core'
+import { launchBrowser } from './browser.ts'
 import { ApiClient } from './client.ts'
 import { contractFor } from './contract.ts'
+import { freshDatabase, type FreshDatabase } from './database.ts'
+import { startServer, type ServerProcess } from './server-process.ts'
 
 // The callbacks given to page.evaluate run in the browser; these names exist there, not in Node.
 declare const document: any
@@ -55,4 +62,52 @@ export function guestMoney(page: Page, minor: number, currency: string): Promise
 /** True when nothing sticks out sideways: the page needs no horizontal scrolling. */
 export function fitsWidth(page: Page): Promise<boolean> {
   return page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)
+}
+
+export interface BookingPageSuiteOptions {
+  /** The catalog the server reads (TOURDESK_CONFIG), written to a file of its own; the bundled demo unless given. */
+  catalog?: () => unknown
+  /** More environment for the server process. */
+  env?: Record<string, string>
+}
+
+/** What the booking page's browser tests start: the server as `npm start` runs it, and Chromium. */
+export interface BookingPageSuite {
+  readonly server: ServerProcess
+  readonly browser: Browser
+}
+
+/**
+ * Starts the server on a fresh database (with `options`) and Chromium in the calling describe
+ * block's before(), and stops them and removes what it made in its after(). Call it directly in
+ * the block; read the started things from the answer inside tests.
+ */
+export function bookingPageSuite(options: BookingPageSuiteOptions = {}): BookingPageSuite {
+  let server: ServerProcess
+  let database: FreshDatabase
+  let browser: Browser
+  let catalogDir: string | undefined
+
+  before(async () => {
+    const env: Record<string, string> = { ...options.env }
+    if (options.catalog) {
+      catalogDir = mkdtempSync(join(tmpdir(), 'tourdesk-page-'))
+      env.TOURDESK_CONFIG = join(catalogDir, 'catalog.json')
+      writeFileSync(env.TOURDESK_CONFIG, JSON.stringify(options.catalog()))
+    }
+    database = await freshDatabase()
+    server = await startServer({ DATABASE_URL: database.url, ...env })
+    browser = await launchBrowser()
+  })
+  after(async () => {
+    await browser?.close()
+    await server?.stop()
+    await database?.drop()
+    if (catalogDir) rmSync(catalogDir, { recursive: true, force: true })
+  })
+
+  return {
+    get server() { return server },
+    get browser() { return browser },
+  }
 }
