@@ -2,9 +2,10 @@ import { useState } from 'preact/hooks'
 import { LoadState, useLoad } from '../load.tsx'
 import { Link } from '../router.tsx'
 import { useOffice } from '../session.tsx'
-import { FormEnd, FormFields, TextField, useFormErrors } from './catalog-fields.tsx'
+import { FormEnd, FormFields, TextField } from './catalog-fields.tsx'
 import { allTours, wordsOf, type CatalogPolicy, type EditSummary, type OperatorTour } from './catalog-model.ts'
 import { CatalogNav } from './catalog-nav.tsx'
+import { useDraftSaving } from './catalog-saving.ts'
 import { loadLanguages } from './catalog-translations.tsx'
 import { instanceLanguages, policyGaps, tourGaps } from './translation-model.ts'
 import { languageName, STRINGS } from './translation-strings.ts'
@@ -32,41 +33,28 @@ export function LanguagesView() {
 }
 
 function LanguagesForm({ loaded, onSaved }: { loaded: readonly string[], onSaved: () => Promise<void> }) {
-  const { api, formats, announce } = useOffice()
+  const { api, formats } = useOffice()
   const [original, setOriginal] = useState(loaded)
-  const [draft, setDraft] = useState(loaded.join(', '))
-  const [busy, setBusy] = useState(false)
-  const [saved, setSaved] = useState<{ text: string, draft: string } | null>(null)
-  const { form, summary, errors, clear, showRefusal } = useFormErrors()
+  const { form, summary, errors, clear, draft, setDraft, busy, saved, save, unchanged } = useDraftSaving(loaded.join(', '))
   const listed = wordsOf(draft)
 
-  async function save(event: Event): Promise<void> {
+  async function submit(event: Event): Promise<void> {
     event.preventDefault()
     clear()
     if (listed.join(',') === original.join(',')) {
-      setSaved({ text: S.nothingChanged, draft })
+      unchanged(S.nothingChanged)
       return
     }
-    setBusy(true)
-    try {
+    await save(async () => {
       const answer = await api.patch<EditSummary & { settings: { languages: string[] | null } }>('/settings', { languages: listed })
       const next = instanceLanguages(answer.settings.languages)
-      const text = S.saved(formats.list(next.map(languageName)))
-      const nextDraft = next.join(', ')
       setOriginal(next)
-      setDraft(nextDraft)
-      setSaved({ text, draft: nextDraft })
-      announce(text)
-      await onSaved()
-    } catch (err) {
-      showRefusal(err)
-    } finally {
-      setBusy(false)
-    }
+      return { draft: next.join(', '), text: S.saved(formats.list(next.map(languageName))) }
+    }, onSaved)
   }
 
   return (
-    <form ref={form} class="catalog-form languages-form" noValidate onSubmit={save} aria-label={S.legend}>
+    <form ref={form} class="catalog-form languages-form" noValidate onSubmit={submit} aria-label={S.legend}>
       <FormFields prefix="settings" errors={errors}>
         <section class="card catalog-section" aria-labelledby="languages-legend">
           <h2 id="languages-legend">{S.legend}</h2>

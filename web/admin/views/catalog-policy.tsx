@@ -1,9 +1,10 @@
 import { useState } from 'preact/hooks'
 import { LoadState, useLoad } from '../load.tsx'
 import { useOffice } from '../session.tsx'
-import { FormEnd, FormFields, TextField, useFormErrors } from './catalog-fields.tsx'
+import { FormEnd, FormFields, TextField } from './catalog-fields.tsx'
 import { policyDraft, policyTermsOf, rowKey, type CatalogPolicy, type EditSummary, type PolicyDraft } from './catalog-model.ts'
 import { CatalogNav } from './catalog-nav.tsx'
+import { useDraftSaving } from './catalog-saving.ts'
 import { loadLanguages } from './catalog-translations.tsx'
 import { languageName, STRINGS } from './translation-strings.ts'
 
@@ -26,42 +27,30 @@ export function PolicyView() {
 
 function PolicyForm({ policy: loaded, languages, onSaved }: { policy: CatalogPolicy, languages: readonly string[], onSaved: () => Promise<void> }) {
   const [defaultLanguage, ...others] = languages
-  const { api, formats, announce } = useOffice()
+  const { api, formats } = useOffice()
   const [policy, setPolicy] = useState(loaded)
-  const [draft, setDraft] = useState<PolicyDraft>(() => policyDraft(loaded, others))
-  const [busy, setBusy] = useState(false)
-  const [saved, setSaved] = useState<{ text: string, draft: PolicyDraft } | null>(null)
-  const { form, summary, errors, clear, showRefusal } = useFormErrors()
+  const { form, summary, errors, clear, draft, setDraft, busy, saved, save } = useDraftSaving<PolicyDraft>(() => policyDraft(loaded, others))
   // From the draft as it is now, not as this render saw it: two inputs within one frame
   // (autofill, a fast typist, a test) must both stick.
   const set = (change: Partial<PolicyDraft>) => setDraft((current) => ({ ...current, ...change }))
   const setTier = (index: number, change: Partial<PolicyDraft['tiers'][number]>) => set({ tiers: draft.tiers.map((t, i) => (i === index ? { ...t, ...change } : t)) })
 
-  async function save(event: Event): Promise<void> {
+  async function submit(event: Event): Promise<void> {
     event.preventDefault()
     clear()
-    setBusy(true)
-    try {
+    await save(async () => {
       const answer = await api.put<PolicyAnswer>('/policy', policyTermsOf(draft, policy))
-      const next = policyDraft(answer.policy, others)
+      setPolicy(answer.policy)
       const text = answer.changes.length === 0
         ? `Nothing had changed: version ${answer.policy.version} stays in force.`
         : `Version ${answer.policy.version} published. Bookings made from now on take it; existing bookings keep their terms.`
-      setPolicy(answer.policy)
-      setDraft(next)
-      setSaved({ text, draft: next })
-      announce(text)
-      await onSaved()
-    } catch (err) {
-      showRefusal(err)
-    } finally {
-      setBusy(false)
-    }
+      return { draft: policyDraft(answer.policy, others), text }
+    }, onSaved)
   }
 
   const fee = (text: string) => (text.trim() === '' || Number.isNaN(Number(text)) ? '' : Number(text) === 0 ? 'free of charge' : `${formats.percent(Number(text))} of the total`)
   return (
-    <form ref={form} class="catalog-form" noValidate onSubmit={save} aria-label={`Cancellation policy, version ${policy.version}`}>
+    <form ref={form} class="catalog-form" noValidate onSubmit={submit} aria-label={`Cancellation policy, version ${policy.version}`}>
       <FormFields prefix="policy" errors={errors}>
         <section class="card catalog-section" aria-labelledby="policy-terms">
           <h2 id="policy-terms">Terms</h2>

@@ -3,9 +3,10 @@ import type { AdminApi } from '../api.ts'
 import { LoadState, useLoad } from '../load.tsx'
 import { Link } from '../router.tsx'
 import { useOffice } from '../session.tsx'
-import { FormEnd, FormFields, TextField, useFormErrors } from './catalog-fields.tsx'
+import { FormEnd, FormFields, TextField } from './catalog-fields.tsx'
 import type { EditSummary, OperatorTour } from './catalog-model.ts'
 import { CatalogNav } from './catalog-nav.tsx'
+import { useDraftSaving } from './catalog-saving.ts'
 import {
   instanceLanguages, translatableTexts, translationDraft, translationsOf, type TranslatableText, type TranslationDraft,
 } from './translation-model.ts'
@@ -43,40 +44,29 @@ export function TranslationsView({ id }: { id: string }) {
 }
 
 function TranslationsForm({ tour: loaded, languages }: { tour: OperatorTour, languages: readonly string[] }) {
-  const { api, announce } = useOffice()
+  const { api } = useOffice()
   const [defaultLanguage, ...others] = languages
   const [tour, setTour] = useState(loaded)
   const texts = useMemo(() => translatableTexts(tour), [tour])
   const draftOf = (of: OperatorTour) => translationDraft(of.translations, others, translatableTexts(of).map((text) => text.path))
-  const [draft, setDraft] = useState<TranslationDraft>(() => draftOf(loaded))
-  const [busy, setBusy] = useState(false)
-  const [saved, setSaved] = useState<{ text: string, draft: TranslationDraft } | null>(null)
-  const { form, summary, errors, clear, showRefusal } = useFormErrors()
+  const { form, summary, errors, clear, draft, setDraft, busy, saved, save, unchanged } = useDraftSaving<TranslationDraft>(() => draftOf(loaded))
   // From the draft as it is now: two inputs within one frame (autofill, a test) must both stick.
   const set = (language: string, path: string, value: string) =>
     setDraft((current) => ({ ...current, [language]: { ...current[language], [path]: value } }))
 
-  async function save(event: Event): Promise<void> {
+  async function submit(event: Event): Promise<void> {
     event.preventDefault()
     clear()
     const translations = translationsOf(tour.translations, draft)
     if (sortedJson(translations) === sortedJson(translationsOf(tour.translations, draftOf(tour)))) {
-      setSaved({ text: S.nothingChanged, draft })
+      unchanged(S.nothingChanged)
       return
     }
-    setBusy(true)
-    try {
+    await save(async () => {
       const answer = await api.patch<TourAnswer>(`/tours/${encodeURIComponent(tour.id)}`, { translations })
-      const next = draftOf(answer.tour)
       setTour(answer.tour)
-      setDraft(next)
-      setSaved({ text: S.saved, draft: next })
-      announce(S.saved)
-    } catch (err) {
-      showRefusal(err)
-    } finally {
-      setBusy(false)
-    }
+      return { draft: draftOf(answer.tour), text: S.saved }
+    })
   }
 
   const group = (heading: string, id: string, items: TranslatableText[]) => items.length > 0 && (
@@ -91,7 +81,7 @@ function TranslationsForm({ tour: loaded, languages }: { tour: OperatorTour, lan
   }
 
   return (
-    <form ref={form} class="catalog-form" noValidate onSubmit={save} aria-label={`${S.heading}: ${tour.title}`}>
+    <form ref={form} class="catalog-form" noValidate onSubmit={submit} aria-label={`${S.heading}: ${tour.title}`}>
       <p class="hint">{S.intro(languageName(defaultLanguage))}</p>
       <div class="card translation-counts">
         <h2 id="translation-counts">{S.countsLabel}</h2>

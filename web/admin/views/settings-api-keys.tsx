@@ -1,94 +1,41 @@
 import { useRef, useState } from 'preact/hooks'
 import { LoadState, useLoad } from '../load.tsx'
 import { useOffice } from '../session.tsx'
-import {
-  Confirmed, described, FieldError, refusalText, RoleField, roleName, SettingsHeading, ShownOnce, useMakeForm, when, type RoleName,
-} from './settings-parts.tsx'
+import { KeyList, KeySecret, type ListedKey } from './settings-key-list.tsx'
+import { described, FieldError, RoleField, roleName, SettingsHeading, useMakeForm, when, type RoleName } from './settings-parts.tsx'
 
-interface ApiKey {
-  id: string
-  name: string
+interface ApiKey extends ListedKey {
   role: RoleName
-  prefix: string
-  created_at: string
-  last_used_at: string | null
-  revoked_at: string | null
 }
 
 /** API keys for integrations: made with a name and a role, the secret shown once; revoked at once. */
 export function ApiKeysSettings() {
-  const { api, formats, announce } = useOffice()
+  const { api, formats } = useOffice()
   // Reseller keys have a page of their own (settings-reseller-keys.tsx).
   const [state, reload] = useLoad(() => api.get<{ api_keys: Array<ApiKey | { role: 'reseller' }> }>('/api-keys?limit=200')
     .then((b) => b.api_keys.filter((k): k is ApiKey => k.role !== 'reseller')), [])
   const [made, setMade] = useState<{ key: ApiKey, secret: string } | null>(null)
-  const [busy, setBusy] = useState<string | null>(null)
-  const [failure, setFailure] = useState<{ id: string, text: string } | null>(null)
   const heading = useRef<HTMLHeadingElement>(null)
 
-  async function revoke(key: ApiKey): Promise<void> {
-    setBusy(key.id)
-    setFailure(null)
-    try {
-      await api.delete(`/api-keys/${encodeURIComponent(key.id)}`)
-      await reload()
-      announce(`Key “${key.name}” revoked: it no longer works.`)
-      heading.current?.focus()
-    } catch (err) {
-      setFailure({ id: key.id, text: refusalText(err) })
-    } finally {
-      setBusy(null)
-    }
-  }
-
-  const live = state.kind === 'ready' ? state.data.filter((k) => k.revoked_at === null) : []
-  const revoked = state.kind === 'ready' ? state.data.filter((k) => k.revoked_at !== null) : []
   return (
     <>
       <SettingsHeading headingRef={heading}>API keys</SettingsHeading>
       <p class="hint">An integration sends its key as <span class="code">Authorization: Bearer …</span> to the operator API. A key has one role, like a person.</p>
       {made && (
-        <ShownOnce id="key-secret" value={made.secret} label="Secret key" title={`Key “${made.key.name}” made`}
+        <KeySecret id="key-secret" made={made} title={`Key “${made.key.name}” made`}
           warning="Copy it into the integration now. Only its first characters are kept here; if it is lost, revoke the key and make a new one."
-          onDone={() => {
-            const id = made.key.id
-            setMade(null)
-            requestAnimationFrame(() => document.getElementById(`key-${id}`)?.focus())
-          }} />
+          onClose={() => setMade(null)} />
       )}
       <LoadState state={state} what="the API keys" retry={reload} />
       {state.kind === 'ready' && (
-        <>
-          {live.length === 0 ? <p>No keys in use.</p> : (
-            <ul class="cards" aria-label="Keys in use">
-              {live.map((key) => (
-                <li class="card api-key" key={key.id}>
-                  <h2 id={`key-${key.id}`} tabIndex={-1}>{key.name} <span class="code">{key.prefix}…</span></h2>
-                  <p>{roleName(key.role)} · made {when(formats, key.created_at)} · {key.last_used_at ? `last used ${when(formats, key.last_used_at)}` : 'never used'}</p>
-                  <div class="actions">
-                    <Confirmed id={`revoke-${key.id}`} label="Revoke…" accessibleLabel={`Revoke key ${key.name}`} busy={busy === key.id}
-                      question={<>Revoke “{key.name}”? Its next request is refused; an integration that uses it stops working at once.</>}
-                      yes="Revoke key" onYes={() => revoke(key)} />
-                  </div>
-                  {failure?.id === key.id && <p class="message" data-tone="error" role="alert">{failure.text}</p>}
-                </li>
-              ))}
-            </ul>
-          )}
-          {revoked.length > 0 && (
-            <details class="revoked">
-              <summary>Revoked keys ({revoked.length})</summary>
-              <ul class="cards" aria-label="Revoked keys">
-                {revoked.map((key) => (
-                  <li class="card api-key" key={key.id}>
-                    <h3 id={`key-${key.id}`} tabIndex={-1}>{key.name} <span class="code">{key.prefix}…</span></h3>
-                    <p>{roleName(key.role)} · revoked {when(formats, key.revoked_at!)}</p>
-                  </li>
-                ))}
-              </ul>
-            </details>
-          )}
-        </>
+        <KeyList keys={state.data} noun="key"
+          revokeQuestion="Its next request is refused; an integration that uses it stops working at once."
+          inUse={(key) => <p>{roleName(key.role)} · made {when(formats, key.created_at)} · {key.last_used_at ? `last used ${when(formats, key.last_used_at)}` : 'never used'}</p>}
+          revokedLine={(key) => roleName(key.role)}
+          onRevoked={async () => {
+            await reload()
+            heading.current?.focus()
+          }} />
       )}
       <NewKeyForm onMade={async (answer) => {
         await reload()

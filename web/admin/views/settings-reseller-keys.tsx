@@ -2,53 +2,29 @@ import { useRef, useState } from 'preact/hooks'
 import { LoadState, useLoad } from '../load.tsx'
 import { useOffice } from '../session.tsx'
 import { allTours, type OperatorTour } from './catalog-model.ts'
-import { Confirmed, described, FieldError, refusalText, SettingsHeading, ShownOnce, useMakeForm, when } from './settings-parts.tsx'
+import { KeyList, KeySecret, type ListedKey } from './settings-key-list.tsx'
+import { described, FieldError, SettingsHeading, useMakeForm, when } from './settings-parts.tsx'
 
 /** A reseller key as GET /api-keys gives it (role reseller). */
-interface ResellerKey {
-  id: string
-  name: string
+interface ResellerKey extends ListedKey {
   role: string
-  prefix: string
   products: string[] | null
   commission_percent: number | null
-  created_at: string
-  last_used_at: string | null
-  revoked_at: string | null
 }
 
 /** Reseller keys (docs/resellers.md): made with a name, the tours they sell and a commission, the secret shown once; revoked at once. */
 export function ResellerKeysSettings() {
-  const { api, formats, announce, me } = useOffice()
+  const { api, formats, me } = useOffice()
   const [state, reload] = useLoad(() => Promise.all([
     api.get<{ api_keys: ResellerKey[] }>('/api-keys?limit=200').then((b) => b.api_keys.filter((k) => k.role === 'reseller')),
     allTours(api),
   ]), [])
   const [made, setMade] = useState<{ key: ResellerKey, secret: string } | null>(null)
-  const [busy, setBusy] = useState<string | null>(null)
-  const [failure, setFailure] = useState<{ id: string, text: string } | null>(null)
   const heading = useRef<HTMLHeadingElement>(null)
-
-  async function revoke(key: ResellerKey): Promise<void> {
-    setBusy(key.id)
-    setFailure(null)
-    try {
-      await api.delete(`/api-keys/${encodeURIComponent(key.id)}`)
-      await reload()
-      announce(`Reseller key “${key.name}” revoked: it no longer works.`)
-      heading.current?.focus()
-    } catch (err) {
-      setFailure({ id: key.id, text: refusalText(err) })
-    } finally {
-      setBusy(null)
-    }
-  }
 
   const [keys, tours] = state.kind === 'ready' ? state.data : [[], []]
   const titleOf = (id: string) => tours.find((t) => t.id === id)?.title ?? id
   const sells = (key: ResellerKey) => key.products === null ? 'every tour' : key.products.map(titleOf).join(', ')
-  const live = keys.filter((k) => k.revoked_at === null)
-  const revoked = keys.filter((k) => k.revoked_at !== null)
   return (
     <>
       <SettingsHeading headingRef={heading}>Reseller keys</SettingsHeading>
@@ -57,47 +33,26 @@ export function ResellerKeysSettings() {
         its own key, for the tours it sells, at its commission. Its bookings show its name and the net it owes you; its guests pay it, not you.
       </p>
       {made && (
-        <ShownOnce id="reseller-key-secret" value={made.secret} label="Secret key" title={`Reseller key “${made.key.name}” made`}
+        <KeySecret id="reseller-key-secret" made={made} title={`Reseller key “${made.key.name}” made`}
           warning="Give it to the reseller's developer now, with the OCTo address above. Only its first characters are kept here; if it is lost, revoke the key and make a new one."
-          onDone={() => {
-            const id = made.key.id
-            setMade(null)
-            requestAnimationFrame(() => document.getElementById(`key-${id}`)?.focus())
-          }} />
+          onClose={() => setMade(null)} />
       )}
       <LoadState state={state} what="the reseller keys" retry={reload} />
       {state.kind === 'ready' && (
         <>
-          {live.length === 0 ? <p>No reseller keys in use.</p> : (
-            <ul class="cards" aria-label="Reseller keys in use">
-              {live.map((key) => (
-                <li class="card api-key" key={key.id}>
-                  <h2 id={`key-${key.id}`} tabIndex={-1}>{key.name} <span class="code">{key.prefix}…</span></h2>
-                  <p>{key.commission_percent ?? 0}% commission · sells {sells(key)}</p>
-                  <p>made {when(formats, key.created_at)} · {key.last_used_at ? `last used ${when(formats, key.last_used_at)}` : 'never used'}</p>
-                  <div class="actions">
-                    <Confirmed id={`revoke-${key.id}`} label="Revoke…" accessibleLabel={`Revoke reseller key ${key.name}`} busy={busy === key.id}
-                      question={<>Revoke “{key.name}”? Its next request is refused: the reseller can no longer book. Its bookings stay.</>}
-                      yes="Revoke key" onYes={() => revoke(key)} />
-                  </div>
-                  {failure?.id === key.id && <p class="message" data-tone="error" role="alert">{failure.text}</p>}
-                </li>
-              ))}
-            </ul>
-          )}
-          {revoked.length > 0 && (
-            <details class="revoked">
-              <summary>Revoked reseller keys ({revoked.length})</summary>
-              <ul class="cards" aria-label="Revoked reseller keys">
-                {revoked.map((key) => (
-                  <li class="card api-key" key={key.id}>
-                    <h3 id={`key-${key.id}`} tabIndex={-1}>{key.name} <span class="code">{key.prefix}…</span></h3>
-                    <p>{key.commission_percent ?? 0}% commission · revoked {when(formats, key.revoked_at!)}</p>
-                  </li>
-                ))}
-              </ul>
-            </details>
-          )}
+          <KeyList keys={keys} noun="reseller key"
+            revokeQuestion="Its next request is refused: the reseller can no longer book. Its bookings stay."
+            inUse={(key) => (
+              <>
+                <p>{key.commission_percent ?? 0}% commission · sells {sells(key)}</p>
+                <p>made {when(formats, key.created_at)} · {key.last_used_at ? `last used ${when(formats, key.last_used_at)}` : 'never used'}</p>
+              </>
+            )}
+            revokedLine={(key) => `${key.commission_percent ?? 0}% commission`}
+            onRevoked={async () => {
+              await reload()
+              heading.current?.focus()
+            }} />
           <NewResellerKeyForm tours={tours.filter((t) => !t.archived)} onMade={async (answer) => {
             await reload()
             setMade(answer)
