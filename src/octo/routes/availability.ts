@@ -1,13 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import type { FastifyRequest } from 'fastify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import { unitsOf } from '../../domain/units.ts'
 import { OctoAvailabilityBody, OctoCalendarBody } from '../../schemas/octo.ts'
+import type { Availability } from '../../schemas/availability.ts'
 import type { CatalogTour } from '../../schemas/catalog.ts'
 import { sendKeptJson } from '../../http/compressed-answer.ts'
 import type { AnswerReuse } from '../../http/serialized-answer.ts'
 import { AvailabilityAnswers } from '../../services/availability-answers.ts'
 import { askedSeatsAndPrice, availabilityOf, calendarOf, daysBetween, rangeWindow, slotsBetween } from '../availability-view.ts'
-import { OPTION_ID, sellableTours, type OctoView } from '../catalog-view.ts'
+import { OPTION_ID, sellableTours } from '../catalog-view.ts'
 import { badRequest, invalidAvailability, invalidOption, invalidProduct, invalidUnit } from '../errors.ts'
 import { octoView } from '../octo-request.ts'
 
@@ -36,42 +37,48 @@ export const octoAvailabilityRoutes: FastifyPluginAsyncTypebox<AnswerReuse> = as
   const { store, clock } = app.tourdesk
   const answers = new AvailabilityAnswers(store, reuseAnswers, KEPT_OCTO_BYTES)
 
-  /** What an answer depends on besides its window: the route, the reseller's terms and capabilities, the units asked about. */
-  const shapeOf = (route: string, view: OctoView, seats: number, price: number) =>
-    `${route} ${view.reseller.keyId} ${view.reseller.commissionBasisPoints} ${view.pricing} ${seats} ${price}`
+  /** The tour, reseller's view, time, and seats and price per departure that both routes answer for. */
+  function askedOf(request: FastifyRequest, body: { productId: string, optionId: string, units?: ReadonlyArray<{ id: string, quantity: number }> }) {
+    const tour = requireProductOption(request, body.productId, body.optionId, body.units)
+    return { tour, view: octoView(request), now: clock.now(), ...askedSeatsAndPrice(tour, body.units) }
+  }
+
+  /**
+   * The answer over the days `from` to `until`, kept per window and per what else it depends on
+   * (the route, the reseller's terms and capabilities, the units asked about); [] when the range
+   * holds nothing to read.
+   */
+  async function rangeAnswer(request: FastifyRequest, reply: FastifyReply, asked: ReturnType<typeof askedOf>, route: string,
+    from: string, until: string, render: (answer: Availability) => unknown) {
+    const { tour, view, now, seats, price } = asked
+    const window = rangeWindow(view, tour, from, until, now)
+    if (window === null) return []
+    const shape = `${route} ${view.reseller.keyId} ${view.reseller.commissionBasisPoints} ${view.pricing} ${seats} ${price}`
+    return sendKeptJson(request, reply, await answers.body(view.catalog, now, window, (answer) => JSON.stringify(render(answer)), shape))
+  }
 
   app.post('/availability/calendar', { schema: { body: OctoCalendarBody } }, async (request, reply) => {
-    const body = request.body
-    const tour = requireProductOption(request, body.productId, body.optionId, body.units)
-    const view = octoView(request)
-    const now = clock.now()
-    const { seats, price } = askedSeatsAndPrice(tour, body.units)
-    const window = rangeWindow(view, tour, body.localDateStart, body.localDateEnd, now)
-    if (window === null) return []
+    const { localDateStart, localDateEnd } = request.body
+    const asked = askedOf(request, request.body)
+    const { tour, view, now, seats, price } = asked
     // The days are listed only when the answer is read afresh: 90 days of date arithmetic in the
     // Temporal polyfill cost more than sending a kept answer.
-    const kept = await answers.body(view.catalog, now, window, (answer) => JSON.stringify(calendarOf(view, tour, answer.slots,
-      daysBetween(view, body.localDateStart, body.localDateEnd, now), seats, price)), shapeOf('calendar', view, seats, price))
-    return sendKeptJson(request, reply, kept)
+    return rangeAnswer(request, reply, asked, 'calendar', localDateStart, localDateEnd,
+      (answer) => calendarOf(view, tour, answer.slots, daysBetween(view, localDateStart, localDateEnd, now), seats, price))
   })
 
   app.post('/availability', { schema: { body: OctoAvailabilityBody } }, async (request, reply) => {
     const body = request.body
-    const tour = requireProductOption(request, body.productId, body.optionId, body.units)
-    const view = octoView(request)
-    const now = clock.now()
-    const { seats, price } = askedSeatsAndPrice(tour, body.units)
+    const asked = askedOf(request, body)
+    const { tour, view, now, seats, price } = asked
     const range = body.localDate !== undefined ? [body.localDate, body.localDate] as const
       : body.localDateStart !== undefined && body.localDateEnd !== undefined ? [body.localDateStart, body.localDateEnd] as const : null
     if ((range === null) === (body.availabilityIds === undefined)) {
       throw badRequest('Send either localDate, localDateStart and localDateEnd, or availabilityIds')
     }
     if (range) {
-      const window = rangeWindow(view, tour, range[0], range[1], now)
-      if (window === null) return []
-      const kept = await answers.body(view.catalog, now, window,
-        (answer) => JSON.stringify(answer.slots.map((slot) => availabilityOf(view, tour, slot, seats, price))), shapeOf('departures', view, seats, price))
-      return sendKeptJson(request, reply, kept)
+      return rangeAnswer(request, reply, asked, 'departures', range[0], range[1],
+        (answer) => answer.slots.map((slot) => availabilityOf(view, tour, slot, seats, price)))
     }
     // By ids: each id is a departure's start; the days they fall on are read once.
     const ids = body.availabilityIds!
