@@ -24,6 +24,7 @@ const PANEL_OPENERS: Record<Panel, string> = {
 /** Refusals that concern one field of a form without naming it. */
 const CODE_FIELDS: Record<string, string> = {
   party_out_of_range: 'party', party_mismatch: 'party', insufficient_capacity: 'start', departure_ended: 'start', slot_not_found: 'start', tour_not_found: 'tour_id',
+  language_not_offered: 'language',
 }
 
 const EMAIL_KINDS: Record<string, string> = {
@@ -270,7 +271,8 @@ export function BookingDetailView({ code }: { code: string }) {
           {panel === 'move' && <MoveForm booking={booking} onClose={closePanel}
             submit={(body) => perform(patch(body), (b) => `Moved to ${b.tour.title}, ${formats.dateTime(b.start)}.${guestHears(b, 'The guest is emailed the new details.')}`)} />}
           {panel === 'party' && <PartyForm booking={booking} onClose={closePanel}
-            submit={(body) => perform(patch(body), (b) => `Now ${guestsInWords(b)}; the total is ${formats.price(b.price.total)}.`)} />}
+            submit={(body) => perform(patch(body), (b, before) =>
+              `Now ${guestsInWords(b)}${b.language === before.language ? '' : `, guided in ${languageName(b.language)}`}; the total is ${formats.price(b.price.total)}.`)} />}
           {panel === 'contact' && <ContactForm booking={booking} onClose={closePanel}
             submit={(body) => perform(patch(body), (b) => `Contact saved: ${[b.contact?.name, b.contact?.email, b.contact?.phone].filter(Boolean).join(', ')}.`)} />}
           {panel === 'note' && <NoteForm booking={booking} onClose={closePanel}

@@ -6,6 +6,7 @@ import {
   feeOf, feePercentAt, FieldError, invalid, useCurrentPolicy, useTours, type FormError,
 } from './booking-shared.tsx'
 import type { BookingDetail, TourInfo } from './booking-types.ts'
+import { languageName } from './translation-strings.ts'
 import { countsPerUnit, mixOf, quantitiesOf, startingCounts, UnitFields } from './unit-fields.tsx'
 
 /** What a form hands its booking's view: the change to send; the answer is null when it went through, else what to show. */
@@ -125,7 +126,11 @@ export function AddonFields({ prefix, tour, party, values, onChange, errors }: {
   )
 }
 
-/** Changing the party (a count per unit when the tour has several) and the add-ons; the price is recomputed from the catalog. */
+/**
+ * Changing the party (a count per unit when the tour has several), the add-ons, and the
+ * language the party is guided in when the tour offers more than one (as the new-booking form,
+ * booking-new.tsx); the price is recomputed from the catalog.
+ */
 export function PartyForm({ booking, submit, onClose }: { booking: BookingDetail, submit: Submit, onClose: () => void }) {
   const { formats } = useOffice()
   const tours = useTours()
@@ -133,6 +138,7 @@ export function PartyForm({ booking, submit, onClose }: { booking: BookingDetail
   const [party, setParty] = useState(String(booking.party))
   const [counts, setCounts] = useState<Record<string, number> | null>(null)
   const [addons, setAddons] = useState<Record<string, number>>(() => Object.fromEntries(booking.addons.map((a) => [a.id, a.quantity])))
+  const [language, setLanguage] = useState(booking.language)
   const [error, setError] = useState<FormError | null>(null)
   const fields = fieldsOf(error)
   const unitTour = tour && countsPerUnit(tour) ? tour : null
@@ -153,6 +159,7 @@ export function PartyForm({ booking, submit, onClose }: { booking: BookingDetail
         const body: Record<string, unknown> = { party: size }
         if (unitTour) body.units = unitCounts
         if (tour) body.addons = Object.fromEntries(tour.addons.map((a) => [a.id, addons[a.id] ?? 0]))
+        if (language !== booking.language) body.language = language
         const refused = await submit(body)
         setError(refused)
         return refused
@@ -167,6 +174,17 @@ export function PartyForm({ booking, submit, onClose }: { booking: BookingDetail
         </>
       )}
       {tour && <AddonFields prefix="party" tour={tour} party={size} values={addons} onChange={setAddons} errors={fields} />}
+      {tour && tour.languages.length > 1 && (
+        <>
+          <label for="party-language">Guided in</label>
+          <select id="party-language" value={language} {...invalid('party-language-error', fields.language)}
+            onChange={(event) => setLanguage(event.currentTarget.value)}>
+            {/* A booking made before the tour dropped its language keeps it until changed. */}
+            {[...new Set([...tour.languages, booking.language])].map((tag) => <option key={tag} value={tag}>{languageName(tag)}</option>)}
+          </select>
+          <FieldError id="party-language-error" text={fields.language} />
+        </>
+      )}
       {tour && Number.isInteger(size) && size > 0 && (
         <p>New total before any promo code: <strong>{formats.price(priceOf(tour, quantities, addons))}</strong> (now {formats.price(booking.price.total)})</p>
       )}
