@@ -43,10 +43,10 @@ export interface BackOffice {
 }
 
 /**
- * The back office helpers of one describe block. `started` answers the service and browser the
- * block's before() starts, so the helpers can be made where the block declares them.
+ * The back office helpers of one describe block. `started` answers the service and browser
+ * backOfficeSuite's before() starts, so the helpers can be made where the block declares them.
  */
-export function backOffice(started: () => { service: StartedService, browser: Browser }): BackOffice {
+function backOffice(started: () => { service: StartedService, browser: Browser }): BackOffice {
   const ref = () => started().service.context.catalogs.get('lisbon')!.instance.ref
   const officeUrl = (path = '') => `${started().service.origin}/admin/lisbon/${path}`
 
