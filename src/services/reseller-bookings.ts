@@ -79,16 +79,16 @@ export function resellerBookingService(store: Store, minimum: DepartureMinimum) 
   const changes = resellerBookingChanges(store, minimum)
   const sessionOf = (reseller: Reseller, uuid: string) => `octo:${reseller.keyId}:${uuid}`
 
-  /** The key's booking, read under its session's lock; an expired hold is written expired first. */
+  /** The key's booking, read under its session's lock and its own; an expired hold is written expired first. */
   function* lockedBooking(ctx: ResellerContext, uuid: string): Plan<BookingRecord | undefined> {
     const instanceId = ctx.catalog.instance.ref
     yield* bookings.lockSession(instanceId, sessionOf(ctx.reseller, uuid))
-    const row = yield* resellerBookings.byUuid(instanceId, ctx.reseller.keyId, uuid)
+    const row = yield* resellerBookings.byUuid(instanceId, ctx.reseller.keyId, uuid, true)
     const now = toStoredInstant(ctx.now)
     if (row && isLapsed(row, now)) {
       const [expired] = yield* bookings.transition(instanceId, { read: row }, 'held', 'expired', now)
       if (expired) yield* bookings.changeSeats(seatsFreedBy([expired]))
-      return expired ?? (yield* resellerBookings.byUuid(instanceId, ctx.reseller.keyId, uuid))
+      return expired ?? (yield* resellerBookings.byUuid(instanceId, ctx.reseller.keyId, uuid, true))
     }
     return row
   }

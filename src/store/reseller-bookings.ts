@@ -13,11 +13,17 @@ export interface ResellerBookingFilter {
 }
 
 /** The bookings a reseller key made through the OCTo API (docs/resellers.md). */
-export function resellerBookingRepository({ read }: Database) {
+export function resellerBookingRepository({ read, dialect }: Database) {
   return {
-    /** The key's booking with this uuid, read inside a plan. */
-    *byUuid(instanceId: string, keyId: string, uuid: string): Plan<BookingRecord | undefined> {
-      const { rows } = yield* statement<BookingRecord>('select * from bookings where instance_id = ? and reseller_key_id = ? and reseller_uuid = ?', [instanceId, keyId, uuid])
+    /**
+     * The key's booking with this uuid, read inside a plan; with `lock`, on PostgreSQL, locked
+     * until the plan commits, as an operator's change locks it (operatorBookings.lock): the
+     * session lock queues the reseller's own requests, not staff changing the same booking.
+     */
+    *byUuid(instanceId: string, keyId: string, uuid: string, lock = false): Plan<BookingRecord | undefined> {
+      const forUpdate = lock && dialect === 'postgres' ? ' for update' : ''
+      const { rows } = yield* statement<BookingRecord>(`select * from bookings where instance_id = ? and reseller_key_id = ? and reseller_uuid = ?${forUpdate}`,
+        [instanceId, keyId, uuid])
       return rows[0]
     },
 
