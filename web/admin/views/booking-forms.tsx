@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact'
-import { useEffect, useRef, useState } from 'preact/hooks'
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks'
 import { addDays } from '../dates.ts'
 import { useOffice } from '../session.tsx'
 import {
@@ -44,7 +44,9 @@ export function ActionForm({ id, title, submitLabel, busyLabel, danger, closeLab
   const alert = useRef<HTMLDivElement>(null)
   const [busy, setBusy] = useState(false)
 
-  useEffect(() => {
+  // Focus the first field before the form is painted, so nothing typed into it is lost to a late
+  // focus move (web/admin/views/catalog-promo-codes.tsx says the same).
+  useLayoutEffect(() => {
     form.current?.querySelector<HTMLElement>('input:not([disabled]):not([type="hidden"]), select, textarea')?.focus()
   }, [])
   useEffect(() => {

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks'
+import { useLayoutEffect, useRef, useState } from 'preact/hooks'
 import { Problem } from '../api.ts'
 import { useOffice } from '../session.tsx'
 import type { Departure } from '../types.ts'
@@ -44,7 +44,8 @@ export function AddDepartureDialog({ tours, defaultTour, defaultDate, today, onA
   // One Idempotency-Key per distinct request: sending the same one again (after a lost answer) adds it once.
   const attempt = useRef<{ body: string, key: string } | null>(null)
 
-  useEffect(() => document.getElementById('add-tour')?.focus(), [])
+  // Before paint, so a choice made at once is not undone by a late focus move.
+  useLayoutEffect(() => document.getElementById('add-tour')?.focus(), [])
 
   function showErrors(found: Errors): void {
     setErrors(found)

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact'
-import { useEffect, useRef } from 'preact/hooks'
+import { useLayoutEffect, useRef } from 'preact/hooks'
 
 /**
  * A modal dialog, the browser's own: focus stays inside it, Escape closes it, the page behind
@@ -10,7 +10,9 @@ export function Dialog({ labelledBy, onClose, children }: { labelledBy: string, 
   const ref = useRef<HTMLDialogElement>(null)
   const closed = useRef(onClose)
   closed.current = onClose
-  useEffect(() => {
+  // Opened before paint, and before the dialog's opener puts focus on its first field (a layout
+  // effect of the parent, web/admin/views/calendar-add.tsx), which a closed dialog cannot take.
+  useLayoutEffect(() => {
     const dialog = ref.current!
     const close = () => closed.current()
     dialog.addEventListener('close', close)

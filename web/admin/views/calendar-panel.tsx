@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks'
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks'
 import { Problem } from '../api.ts'
 import { Link } from '../router.tsx'
 import { useOffice } from '../session.tsx'
@@ -179,7 +179,8 @@ function CancelSection({ departure: d, apiPath, busy, change, focusHeading }: {
   const [error, setError] = useState<string | undefined>()
   const key = useRef('')
 
-  useEffect(() => {
+  // Before paint, so the first keys typed into the reason are not lost to a late focus move.
+  useLayoutEffect(() => {
     const target = step === 'form' ? 'cancel-reason' : step === 'confirm' ? 'cancel-confirm' : null
     if (target) document.getElementById(target)?.focus()
   }, [step])

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'preact/hooks'
+import { useEffect, useLayoutEffect, useMemo, useState } from 'preact/hooks'
 import { LoadState, useLoad } from '../load.tsx'
 import { useOffice } from '../session.tsx'
 import { Choices, ErrorSummary, FormFields, TextField, useFormErrors } from './catalog-fields.tsx'
@@ -101,7 +101,9 @@ function PromoForm({ promo, tours, money, onSaved, onCancel }: PromoFormProps) {
   const set = (change: Partial<PromoDraft>) => setDraft((current) => ({ ...current, ...change }))
   const prefix = promo ? `promo-${promo.code}` : 'promo-new'
 
-  useEffect(() => {
+  // Before the browser paints the form (useLayoutEffect, not useEffect): a focus moved a frame
+  // later would take away the field someone already started typing in, and their keys with it.
+  useLayoutEffect(() => {
     if (promo) form.current?.querySelector<HTMLElement>('input')?.focus()
   }, [])
 

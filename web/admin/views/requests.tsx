@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks'
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks'
 import { Problem } from '../api.ts'
 import { LoadState, useLoad } from '../load.tsx'
 import { useOffice } from '../session.tsx'
@@ -82,7 +82,8 @@ export function RequestsView() {
     setFocusAfter(null)
   }, [state, focusAfter])
 
-  useEffect(() => {
+  // Before paint, so the first keys typed into the reason are not lost to a late focus move.
+  useLayoutEffect(() => {
     if (declining) document.getElementById(`reason-${declining}`)?.focus()
   }, [declining])
 
