@@ -82,7 +82,8 @@ export function parseJsonBody(request: FastifyRequest, body: Buffer): unknown {
   } catch (err) {
     throw invalid(`The body is not valid JSON: ${(err as Error).message}`)
   }
-  if (hasLoneSurrogate(value)) throw invalid('The body contains an unpaired UTF-16 surrogate escape')
+  // Strict UTF-8 decoding leaves no lone surrogate in the text: only a \u escape can make one.
+  if (text.includes('\\u') && hasLoneSurrogate(value)) throw invalid('The body contains an unpaired UTF-16 surrogate escape')
   if (forbiddenKey !== undefined) forbiddenKeyByRequest.set(request, forbiddenKey)
   return value
 }

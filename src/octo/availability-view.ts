@@ -1,6 +1,8 @@
 import type { Availability, AvailabilityCalendar } from '@octocloud/types'
 import { Temporal } from 'temporal-polyfill'
 import { todayIn } from '../domain/instant-format.ts'
+import { LruMap } from '../domain/lru-map.ts'
+import type { InstanceCatalog } from '../catalog/instance-catalog.ts'
 import { unitMix } from '../domain/units.ts'
 import type { Slot } from '../schemas/availability.ts'
 import type { CatalogTour } from '../schemas/catalog.ts'
@@ -26,6 +28,30 @@ export function askedSeatsAndPrice(tour: CatalogTour, units: ReadonlyArray<{ id:
  */
 export function rangeWindow(view: OctoView, tour: CatalogTour, from: string, until: string, now: Temporal.Instant): AvailabilityWindow | null {
   const { catalog } = view
+  const today = todayIn(now, catalog.instance.timezone)
+  let windows = checkedRanges.get(catalog)
+  if (!windows) {
+    windows = new LruMap(CHECKED_RANGE_LIMIT)
+    checkedRanges.set(catalog, windows)
+  }
+  const key = `${today} ${tour.id} ${from} ${until}`
+  let window = windows.get(key)
+  if (window === undefined) {
+    window = checkRange(catalog, today, tour, from, until, now)
+    windows.set(key, window)
+  }
+  return window
+}
+
+/**
+ * Ranges already checked, per catalog version and day: a reseller polls the same 90 days at
+ * many connections, and the dates' arithmetic in the Temporal polyfill cost a poll more than
+ * sending its kept answer. A range that is refused is not kept: it throws each time.
+ */
+const CHECKED_RANGE_LIMIT = 1_000
+const checkedRanges = new WeakMap<InstanceCatalog, LruMap<string, AvailabilityWindow | null>>()
+
+function checkRange(catalog: InstanceCatalog, today: Temporal.PlainDate, tour: CatalogTour, from: string, until: string, now: Temporal.Instant): AvailabilityWindow | null {
   let first: Temporal.PlainDate, last: Temporal.PlainDate
   try {
     first = Temporal.PlainDate.from(from, { overflow: 'reject' })
@@ -34,7 +60,6 @@ export function rangeWindow(view: OctoView, tour: CatalogTour, from: string, unt
     throw badRequest('localDateStart and localDateEnd must be dates (YYYY-MM-DD)')
   }
   if (Temporal.PlainDate.compare(first, last) > 0) throw badRequest('localDateStart must not be after localDateEnd')
-  const today = todayIn(now, catalog.instance.timezone)
   const horizon = today.add({ days: catalog.instance.horizonDays })
   if (Temporal.PlainDate.compare(first, today) < 0) first = today
   if (Temporal.PlainDate.compare(last, horizon) > 0) last = horizon

@@ -25,13 +25,21 @@ export async function requireReseller(request: FastifyRequest): Promise<void> {
   request.reseller = found
 }
 
+/** Each request's view, made once: a route asks for it several times (the product check, the answer). */
+const views = new WeakMap<FastifyRequest, OctoView>()
+
 /** How this request's answers are written: the caller's terms and the capabilities it asked for. */
 export function octoView(request: FastifyRequest): OctoView {
-  const capabilities = requestedCapabilities(request)
-  return {
-    catalog: request.catalog, reseller: request.reseller!, pricing: capabilities.includes('octo/pricing'),
-    contentLanguage: capabilities.includes('octo/content') ? contentLanguageOf(request) : null,
+  let view = views.get(request)
+  if (!view) {
+    const capabilities = requestedCapabilities(request)
+    view = {
+      catalog: request.catalog, reseller: request.reseller!, pricing: capabilities.includes('octo/pricing'),
+      contentLanguage: capabilities.includes('octo/content') ? contentLanguageOf(request) : null,
+    }
+    views.set(request, view)
   }
+  return view
 }
 
 /** The instance's language an octo/content answer is written in: the best Accept-Language asks for, else the default (src/domain/language-negotiation.ts). */

@@ -20,12 +20,13 @@ import type { DepartureMinimum } from './departure-minimum.ts'
 import { resellerBookingChanges, type ResellerChange } from './reseller-booking-changes.ts'
 
 /** The reseller key a request came with (src/services/reseller-keys.ts). */
+/** A reseller key's terms, read once per key and shared by its requests (src/services/reseller-keys.ts). */
 export interface Reseller {
-  keyId: string
-  name: string
+  readonly keyId: string
+  readonly name: string
   /** Tour ids it may sell; null: every tour. */
-  products: string[] | null
-  commissionBasisPoints: number
+  readonly products: readonly string[] | null
+  readonly commissionBasisPoints: number
 }
 
 export interface ResellerContext {

@@ -24,33 +24,40 @@ export function resellerKeys(store: Store) {
    * revoked key as soon as it would see another node's booking in its kept availability
    * answers; the token is null while a node cannot tell, and then every request reads the key.
    */
-  const found = new LruMap<string, { token: string, key: ApiKeyRow }>(KEPT_KEYS)
+  const found = new LruMap<string, { token: string, key: ApiKeyRow, reseller: Reseller | null }>(KEPT_KEYS)
 
-  async function findKey(instanceRef: string, secretHash: string): Promise<ApiKeyRow | undefined> {
+  /** The key a secret's hash names, with the reseller it is when it is a reseller key. */
+  async function findKey(instanceRef: string, secretHash: string): Promise<{ key: ApiKeyRow, reseller: Reseller | null } | undefined> {
     const name = `${instanceRef} ${secretHash}`
     // Taken before the read: a commit during it moves the token, and the row read is not reused.
     const token = store.changeToken()
     const kept = token === null ? undefined : found.get(name)
-    if (kept && kept.token === token) return kept.key
+    if (kept && kept.token === token) return kept
     const key = await store.staff.findKey(instanceRef, secretHash)
-    if (key && token !== null) found.set(name, { token, key })
-    return key
+    if (!key) return undefined
+    const entry = { key, reseller: key.role === RESELLER_ROLE ? resellerOf(key) : null }
+    if (token !== null) found.set(name, { token, ...entry })
+    return entry
   }
 
   return {
     async identify(instanceRef: string, bearer: string, now: Temporal.Instant): Promise<Reseller | 'not-reseller' | null> {
       if (!API_KEY_PATTERN.test(bearer)) return null
-      const key = await findKey(instanceRef, sha256(bearer))
-      if (!key || key.revoked_at !== null) return null
-      if (key.role !== RESELLER_ROLE) return 'not-reseller'
-      await lastUse.note(instanceRef, key, now)
-      return {
-        keyId: key.id,
-        name: key.name,
-        products: key.products === null ? null : JSON.parse(key.products) as string[],
-        commissionBasisPoints: key.commission_basis_points ?? 0,
-      }
+      const entry = await findKey(instanceRef, sha256(bearer))
+      if (!entry || entry.key.revoked_at !== null) return null
+      if (entry.reseller === null) return 'not-reseller'
+      await lastUse.note(instanceRef, entry.key, now)
+      return entry.reseller
     },
   }
 }
 export type ResellerKeys = ReturnType<typeof resellerKeys>
+
+function resellerOf(key: ApiKeyRow): Reseller {
+  return {
+    keyId: key.id,
+    name: key.name,
+    products: key.products === null ? null : Object.freeze(JSON.parse(key.products) as string[]),
+    commissionBasisPoints: key.commission_basis_points ?? 0,
+  }
+}

@@ -169,6 +169,43 @@ function walFlusher(connection: SQLiteDatabase, walPath: string) {
   }
 }
 
+/**
+ * The change token: data_version moves when another process commits, total_changes when this
+ * one writes. Read once per turn of the event loop rather than per call: a poll at 50
+ * connections asks for it twice per request (the key and the kept answer), two statements
+ * each, and the requests of one turn arrived together. Another process's commit is seen at the
+ * next turn at the latest, as if the request had come a moment earlier (on PostgreSQL the token
+ * moves when the commit's notification arrives, later still: src/store/change-token.ts). A write
+ * of this process forgets the token at once, before its statement runs, so nothing read after it
+ * is kept under the old token. The token is always taken before the read it covers, so an answer
+ * is never kept under a token newer than its data.
+ */
+function turnToken(connection: SQLiteDatabase) {
+  const dataVersion = connection.prepare('pragma data_version').pluck()
+  const totalChanges = connection.prepare('select total_changes()').pluck()
+  let current: string | null = null
+  let forgetting = false
+  const forget = () => {
+    current = null
+    forgetting = false
+  }
+  return {
+    read(): string {
+      if (current === null) {
+        current = `${dataVersion.get()}:${totalChanges.get()}`
+        if (!forgetting) {
+          forgetting = true
+          setImmediate(forget)
+        }
+      }
+      return current
+    },
+    noteWrite(): void {
+      current = null
+    },
+  }
+}
+
 export function openSqlite(path: string): Database {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
   const connection = new SQLite(path)
@@ -177,12 +214,13 @@ export function openSqlite(path: string): Database {
   connection.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`)
   connection.pragma('foreign_keys = ON')
   const flusher = walFlusher(connection, `${path}-wal`)
-  const prepare = statementCache(connection, flusher.noteWrite)
+  const token = turnToken(connection)
+  const prepare = statementCache(connection, () => {
+    flusher.noteWrite()
+    token.noteWrite()
+  })
   // Kysely prepares each statement right before it runs it.
   const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: { prepare, close: () => connection.close() } }) })
-  // data_version moves when another process commits, total_changes when this one writes.
-  const dataVersion = connection.prepare('pragma data_version').pluck()
-  const totalChanges = connection.prepare('select total_changes()').pluck()
   return {
     db,
     dialect: 'sqlite',
@@ -194,9 +232,9 @@ export function openSqlite(path: string): Database {
       const code = (error as { code?: unknown } | null)?.code
       return typeof code === 'string' && [...UNAVAILABLE_CODES].some((prefix) => code.startsWith(prefix))
     },
-    changeToken: () => `${dataVersion.get()}:${totalChanges.get()}`,
+    changeToken: token.read,
     // Any commit moves it, catalog or not: the catalog's versions are then read (one small query).
-    catalogToken: () => `${dataVersion.get()}:${totalChanges.get()}`,
+    catalogToken: token.read,
     supportsSkipLocked: false,
     durable: path === ':memory:' ? () => {} : flusher.durable,
     close: async () => {
