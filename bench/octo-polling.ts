@@ -15,6 +15,8 @@ type NewDatabase = (name: string) => Promise<BenchDatabase>
 
 /** The test the kept OCTo answers came with: the commit before it is the one measured beside the work tree. */
 const KEPT_OCTO_ANSWERS_TEST = 'test/octo/calendar-freshness.test.ts'
+/** The test the cheaper kept poll came with (one change-token read per turn on SQLite): the commit before it is measured too. */
+const CHEAPER_POLL_TEST = 'test/store/change-token.test.ts'
 /** Days a reseller polls ahead, the issue's figure. */
 const POLLED_DAYS = 90
 
@@ -60,8 +62,9 @@ function polls(today: Temporal.PlainDate) {
 /**
  * Issue 28, item 5: resellers poll months ahead every few minutes. The 90-day calendar and the
  * 90 days of departures, polled with a reseller key at the main run's connections, on the work
- * tree and on the commit before kept OCTo answers, built side by side from copies of the
- * sources, each on a fresh database of its own, both running at once; each round also
+ * tree, on the commit before kept OCTo answers and on the one before the cheaper kept poll,
+ * built side by side from copies of the sources, each on a fresh database of its own, all
+ * running at once; each round also
  * measures the ceiling, and each version's share of it is the median of its rounds' shares, so
  * other work on the machine falls on the ceiling and the versions alike.
  */
@@ -71,10 +74,11 @@ export async function measureOctoPolling(newDatabase: NewDatabase, ctx: RunConte
   const trees: SourceTree[] = []
   const running: RunningVersion[] = []
   try {
-    ctx.progress('octo: building the work tree and the commit before kept OCTo answers')
+    ctx.progress('octo: building the work tree and the two commits it is compared with')
     trees.push(workTreeCopy(ctx.workDir, 'octo'))
     trees.push(commitCopy(ctx.workDir, 'before-octo-kept', commitBefore(KEPT_OCTO_ANSWERS_TEST)))
-    const labels = ['kept answers (the work tree)', 'the commit before kept OCTo answers']
+    trees.push(commitCopy(ctx.workDir, 'before-cheaper-poll', commitBefore(CHEAPER_POLL_TEST)))
+    const labels = ['kept answers (the work tree)', 'the commit before kept OCTo answers', 'kept answers, before the cheaper poll']
     for (const [i, tree] of trees.entries()) {
       const database = await newDatabase(`octo_${i}`)
       try {

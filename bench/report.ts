@@ -70,8 +70,9 @@ function octoSection(results: OctoPollingResults, settings: BenchReport['setting
     `A reseller's polls of one product (the measured tour, two departures a day) with a reseller key and \`octo/pricing\`, as its HTTP client asks `
       + '(taking gzip) and, for the calendar, also without gzip, '
       + `at ${results.connections} connections, ${octoPolling.durationSeconds} s per run after ${octoPolling.warmupSeconds} s of warm-up, on the work tree and on the `
-      + 'last commit before kept OCTo answers (the commit before test/octo/calendar-freshness.test.ts), built side by side from copies of the sources, each on a '
-      + `fresh database of its own (no bookings, the older version's cheapest read), both running at once. ${results.rounds} round${results.rounds === 1 ? '' : 's'}, each measuring the ceiling first and then `
+      + 'last commit before kept OCTo answers (the commit before test/octo/calendar-freshness.test.ts) and on the last before the cheaper kept poll '
+      + '(the commit before test/store/change-token.test.ts), built side by side from copies of the sources, each on a '
+      + `fresh database of its own (no bookings, the oldest version's cheapest read), all running at once. ${results.rounds} round${results.rounds === 1 ? '' : 's'}, each measuring the ceiling first and then `
       + 'every version in turn from a different first one; figures are medians over the rounds, and a share of the ceiling is the median of the rounds\' shares. '
       + 'Target (the work tree\'s calendar, gzip taken): ≥ 0.3 of the ceiling, p99 < 25 ms.',
     '',
