@@ -88,6 +88,8 @@ export const OctoUpdateBody = Type.Object({
   contact: Type.Optional(OctoContact),
   notes: Type.Optional(NullableText),
   emailReceipt: Type.Optional(Type.Boolean()),
+  /** A reservation's hold from now, as extend sets it; refused on a booking no longer on hold. */
+  expirationMinutes: Type.Optional(Type.Integer({ minimum: 1, maximum: 60 })),
 })
 
 export const OctoCancelBody = Type.Object({ reason: Type.Optional(NullableText), force: Type.Optional(Type.Boolean()) })

@@ -20,6 +20,8 @@ export interface ResellerChange {
   contact?: Partial<ResellerContact>
   /** A move (another product or departure) or a resize (another unit mix). */
   move?: Pick<MixChange, 'tour_id' | 'start' | 'units'>
+  /** A reservation's hold, renewed to this many minutes from now (as extend does). */
+  expirationMinutes?: number
 }
 
 /** The reseller as the operator's history names it: its key. */

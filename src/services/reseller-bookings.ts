@@ -183,12 +183,13 @@ export function resellerBookingService(store: Store, minimum: DepartureMinimum) 
     /**
      * Confirms a reservation with its contact: CONFIRMED, or PENDING on an on-request tour.
      * Unit items other than the reservation's resize it first, under the capacity rule, in the
-     * same plan: a refused mix confirms nothing. Confirming again answers the booking.
+     * same plan: a refused mix confirms nothing. Confirming again answers the booking, resized
+     * first when its unit items differ (a retry after a lost answer sends the same ones).
      */
     confirm(ctx: ResellerContext, uuid: string, { contact, resellerReference, notes, units }: Confirmation): Promise<BookingRecord> {
       const { catalog } = ctx
       return onBooking(ctx, uuid, 'invalid_transition', function* (found, now) {
-        if (found.status === 'requested' || found.status === 'confirmed') return found
+        if (found.status === 'requested' || found.status === 'confirmed') return units === null ? found : yield* changes.changed(ctx, found, { move: { units } })
         if (found.status !== 'held') return `This booking is ${found.status}: reserve again`
         const row = units === null ? found : yield* changes.changed(ctx, found, { move: { units } })
         const tour = catalog.tourById.get(row.tour_id)!.catalog
@@ -240,8 +241,15 @@ export function resellerBookingService(store: Store, minimum: DepartureMinimum) 
     },
 
     /** Changes the reseller's fields, the contact, or moves or resizes the booking (src/services/reseller-booking-changes.ts). */
+    /** A change to a booking; with `expirationMinutes`, also its hold renewed, in the same plan: refused whole on a booking no longer on hold. */
     update(ctx: ResellerContext, uuid: string, change: ResellerChange): Promise<BookingRecord> {
-      return onBooking(ctx, uuid, 'invalid_transition', (row) => changes.changed(ctx, row, change))
+      const minutes = change.expirationMinutes
+      return onBooking(ctx, uuid, 'invalid_transition', function* (row, now) {
+        if (minutes !== undefined && row.status !== 'held') return `This booking is ${row.status}: only a reservation on hold has an expiration to change`
+        const changed = yield* changes.changed(ctx, row, change)
+        if (minutes === undefined) return changed
+        return (yield* resellerBookings.extendHold(ctx.catalog.instance.ref, changed.id, toStoredInstant(ctx.now.add({ minutes })), now))!
+      })
     },
   }
 }

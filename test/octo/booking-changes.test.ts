@@ -60,6 +60,15 @@ test('confirm with changed unit items resizes the reservation under the capacity
   assert.equal(confirmed.status, 200, JSON.stringify(confirmed.body))
   assert.deepEqual([confirmed.body.status, confirmed.body.unitItems.length, confirmed.body.pricing.retail], ['CONFIRMED', 6, 6 * 1900])
   assert.equal(await vacancies(octo, AT_0930), 0, 'the four more seats were taken')
+
+  // Confirming again: the same items answer the booking as it is, other items resize it.
+  const again = await confirm(persons(6))
+  assert.deepEqual([again.status, again.body.status, again.body.unitItems.length], [200, 'CONFIRMED', 6])
+  const smaller = await confirm(persons(3))
+  assert.deepEqual([smaller.status, smaller.body.status, smaller.body.unitItems.length, smaller.body.pricing.retail], [200, 'CONFIRMED', 3, 3 * 1900], JSON.stringify(smaller.body))
+  assert.equal(await vacancies(octo, AT_0930), 3, 'the three seats given back')
+  assertRefused(await confirm(persons(8)), 'UNPROCESSABLE_ENTITY')
+  assert.equal(await vacancies(octo, AT_0930), 3, 'a refused resize changes nothing')
 })
 
 test('update: contact, date and units on a reservation and a confirmed booking; refused moves change nothing; the operator sees the reseller cancel', async (t) => {
@@ -144,4 +153,22 @@ test('notes given on reserve, confirm and update are kept on the booking, answer
   const cleared = await octo.request('PATCH', `/bookings/${UUID.moved}`, '/bookings/{uuid}', { notes: null })
   assert.equal(cleared.body.notes, null)
   assert.equal((await operator.get(`/bookings/${confirmed.body.supplierReference}`)).body.reseller.notes, null)
+})
+
+test('expirationMinutes on update renews a reservation\'s hold with the rest of the change; on a confirmed booking the whole update is refused', async (t) => {
+  const service = await build(t)
+  const octo = await resellerKey(service)
+  await reserve(octo, UUID.moved, AT_0930, 2)
+  service.clock.advance({ minutes: 5 })
+  const expected = service.clock.now().add({ minutes: 45 }).toString({ smallestUnit: 'second' })
+  const renewed = await octo.request('PATCH', `/bookings/${UUID.moved}`, '/bookings/{uuid}', { expirationMinutes: 45, unitItems: persons(3) })
+  assert.equal(renewed.status, 200, JSON.stringify(renewed.body))
+  assert.deepEqual([renewed.body.status, renewed.body.utcExpiresAt, renewed.body.unitItems.length], ['ON_HOLD', expected, 3])
+  assert.equal((await octo.request('GET', `/bookings/${UUID.moved}`, '/bookings/{uuid}')).body.utcExpiresAt, expected, 'kept')
+  assertRefused(await octo.request('PATCH', `/bookings/${UUID.moved}`, '/bookings/{uuid}', { expirationMinutes: 61 }), 'BAD_REQUEST')
+
+  await octo.request('POST', `/bookings/${UUID.moved}/confirm`, '/bookings/{uuid}/confirm', { contact: { fullName: 'Ana Lima', emailAddress: 'ana@example.com' } })
+  assertRefused(await octo.request('PATCH', `/bookings/${UUID.moved}`, '/bookings/{uuid}', { expirationMinutes: 30, resellerReference: 'OTA-LATE' }), 'BAD_REQUEST')
+  const confirmed = await octo.request('GET', `/bookings/${UUID.moved}`, '/bookings/{uuid}')
+  assert.deepEqual([confirmed.body.status, confirmed.body.resellerReference, confirmed.body.utcExpiresAt], ['CONFIRMED', null, null], 'nothing changed')
 })

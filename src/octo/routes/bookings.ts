@@ -125,7 +125,7 @@ export const octoBookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.patch('/bookings/:uuid', { schema: { params: OctoUuidParams, body: OctoUpdateBody } }, async (request) => {
     const ctx = contextOf(request)
     const { uuid } = request.params
-    const { contact, resellerReference, notes, productId, optionId, availabilityId, unitItems } = request.body
+    const { contact, resellerReference, notes, productId, optionId, availabilityId, unitItems, expirationMinutes } = request.body
     let move: ResellerChange['move']
     if (productId !== undefined || optionId !== undefined || availabilityId !== undefined || unitItems !== undefined) {
       const current = await orInvalidUuid(uuid, resellerBookings.get(ctx, uuid))
@@ -140,6 +140,7 @@ export const octoBookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
       ...move !== undefined ? { move } : {},
       ...resellerReference !== undefined ? { resellerReference } : {},
       ...notes !== undefined ? { notes: notesOf(notes) ?? null } : {},
+      ...expirationMinutes !== undefined ? { expirationMinutes } : {},
       ...contact ? {
         contact: {
           ...contact.fullName != null ? { name: requiredText(contact.fullName, 'contact.fullName') } : {},
