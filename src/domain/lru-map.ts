@@ -14,11 +14,15 @@ export class LruMap<K, V> {
     this.#sizeOf = sizeOf
   }
 
+  /** The most recently used key: asked for again (a poll at many connections), it is already last, and stays put. */
+  #newest: K | undefined
+
   get(key: K): V | undefined {
     const value = this.#entries.get(key)
-    if (value !== undefined) {
+    if (value !== undefined && key !== this.#newest) {
       this.#entries.delete(key)
       this.#entries.set(key, value)
+      this.#newest = key
     }
     return value
   }
@@ -28,6 +32,7 @@ export class LruMap<K, V> {
     if (size > this.#limit) return
     this.#drop(key)
     this.#entries.set(key, value)
+    this.#newest = key
     this.#size += size
     for (const oldest of this.#entries.keys()) {
       if (this.#size <= this.#limit) break

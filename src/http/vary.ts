@@ -2,7 +2,12 @@ import type { FastifyReply } from 'fastify'
 
 /** Adds `field` to the answer's Vary, keeping what others put there (CORS adds Origin, language negotiation Accept-Language). */
 export function varyOn(reply: FastifyReply, field: string): void {
-  const fields = String(reply.getHeader('Vary') ?? '').split(',').map((name) => name.trim()).filter(Boolean)
+  const current = reply.getHeader('Vary')
+  if (current === undefined) {
+    reply.header('Vary', field)
+    return
+  }
+  const fields = String(current).split(',').map((name) => name.trim()).filter(Boolean)
   if (fields.some((name) => name === '*' || name.toLowerCase() === field.toLowerCase())) return
   reply.header('Vary', [...fields, field].join(', '))
 }
