@@ -3,7 +3,7 @@ import { RESELLER_ROLE } from '../domain/roles.ts'
 import { LruMap } from '../domain/lru-map.ts'
 import type { ApiKeyRow } from '../store/staff.ts'
 import type { Store } from '../store/store.ts'
-import { keyLastUse } from './key-last-use.ts'
+import { keyLastUse } from './last-use.ts'
 import type { Reseller } from './reseller-bookings.ts'
 import { API_KEY_PATTERN, sha256 } from './staff-auth.ts'
 

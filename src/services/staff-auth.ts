@@ -9,7 +9,7 @@ import type { Actor } from '../store/audit.ts'
 import { newRowId } from '../store/row-id.ts'
 import type { ApiKeyRow, StaffRow, StaffSessionRow } from '../store/staff.ts'
 import type { Store } from '../store/store.ts'
-import { keyLastUse } from './key-last-use.ts'
+import { keyLastUse, sessionLastSeen } from './last-use.ts'
 
 const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number, options: { N: number, r: number, p: number, maxmem: number }) => Promise<Buffer>
 
@@ -21,8 +21,6 @@ export const STAFF_SESSION_HOURS = 12
 export const STAFF_IDLE_MINUTES = 120
 export const SETUP_LINK_HOURS = 24
 export const LOCKOUT = { failures: 5, minutes: 15 }
-/** A session's last request is written at most this often, so reads do not each cost a write. */
-const TOUCH_EVERY_MS = 60_000
 export const STAFF_COOKIE = 'td_staff'
 export const API_KEY_PATTERN = /^tdk_[A-Za-z0-9]{32,}$/
 
@@ -123,6 +121,7 @@ function liveKey(key: ApiKeyRow | undefined): StaffIdentity | null {
 export function staffAuth(store: Store, secret: string, tourIdsOf: (instanceRef: string) => ReadonlySet<string> = () => new Set()) {
   const { staff, audit } = store
   const keyUse = keyLastUse(store)
+  const sessionSeen = sessionLastSeen(store)
 
   return {
     /**
@@ -171,9 +170,7 @@ export function staffAuth(store: Store, secret: string, tourIdsOf: (instanceRef:
       const sessionId = sha256(token)
       const found = await staff.findSession(instanceRef, sessionId, toStoredInstant(now))
       const identity = liveSession(found, now)
-      if (identity && now.epochMilliseconds - Date.parse(found!.session.last_seen_at) >= TOUCH_EVERY_MS) {
-        await store.write(() => staff.touchSession(instanceRef, sessionId, toStoredInstant(now)))
-      }
+      if (identity) await sessionSeen.note(instanceRef, sessionId, found!.session.last_seen_at, now)
       return identity
     },
 

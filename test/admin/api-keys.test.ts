@@ -119,7 +119,7 @@ test('API keys are for managers; a key of one instance is 401 on the other', asy
 })
 
 // An integration may call at many connections at once. Its key's last use is written at most
-// once a minute per node (src/services/key-last-use.ts), by one of the requests that find it
+// once a minute per node (src/services/last-use.ts), by one of the requests that find it
 // stale, not by each: on PostgreSQL every commit makes every node read its kept answers again.
 const AT_ONCE = 20
 
@@ -160,6 +160,41 @@ test(`${AT_ONCE} requests of a key at once, its last use stale, write it once, a
   assert.equal(touches, 2, 'not again within the minute')
   const listed = (await manager.get('/api-keys')).body.api_keys.find((k: { id: string }) => k.id === key.id)
   assert.equal(Date.parse(listed.last_used_at), service.clock.now().subtract({ seconds: 59 }).epochMilliseconds, 'the stale last use renewed')
+})
+
+test(`${AT_ONCE} requests of a staff session at once, its last activity stale, write it once, and not again within the minute`, { timeout: 60_000 }, async (t) => {
+  const service = await build(t)
+  const { staff } = service.context.store
+  // As above: touchSession counted, each read of the session held until all have read it.
+  const { touchSession, findSession } = staff
+  let touches = 0
+  staff.touchSession = (...args) => {
+    touches++
+    return touchSession(...args)
+  }
+  let allRead: { arrive(): Promise<void> } | null = null
+  staff.findSession = async (...args) => {
+    const session = await findSession(...args)
+    await allRead?.arrive()
+    return session
+  }
+  const { client } = await signedInStaff(service, 'manager')
+  const getAllAtOnce = async () => {
+    allRead = barrier(AT_ONCE)
+    const answers = await Promise.all(Array.from({ length: AT_ONCE }, () => client.get('/me')))
+    allRead = null
+    assert.deepEqual(answers.map((answer) => answer.status), answers.map(() => 200))
+  }
+
+  service.clock.advance({ minutes: 1 })
+  await getAllAtOnce()
+  assert.equal(touches, 1, 'once for all the requests that found it stale')
+  service.clock.advance({ seconds: 59 })
+  await getAllAtOnce()
+  assert.equal(touches, 1, 'not again within the minute')
+  // The idle timeout counts from the activity written: two hours of nothing after it, the session is over.
+  service.clock.advance({ hours: 2 })
+  assert.equal((await client.get('/me')).status, 401)
 })
 
 /** Lets everyone who arrives through once `count` have arrived. */
