@@ -28,17 +28,21 @@ if (!/^test-output\/[^/]+$/.test(relative(PROJECT_ROOT, resolve(outdir)))) throw
 /** The bundle's name for a test file: its path under test/, folders joined by `--` (scripts/test-timings-reporter.mjs reads it back). */
 const bundleName = (file: string) => relative(resolve(PROJECT_ROOT, 'test'), resolve(file)).replace(/\.ts$/, '').replaceAll('/', '--')
 
-/** Each source file's `import.meta` paths, as they are when the file itself runs. */
+/**
+ * Each source file's `import.meta` paths, as they are when the file itself runs: the project's
+ * JavaScript too (scripts/test-summary.mjs, imported by a test, prints its summary when
+ * `import.meta.url` is the URL of the process's main file, which a bundle's own URL is).
+ */
 const ownImportMeta: Plugin = {
   name: 'own-import-meta',
   setup(builder) {
-    builder.onLoad({ filter: /\.ts$/ }, async ({ path }) => {
+    builder.onLoad({ filter: /\.(ts|mjs|js)$/ }, async ({ path }) => {
       const source = await readFile(path, 'utf8')
       const contents = source
         .replace(/\bimport\.meta\.url\b/g, JSON.stringify(pathToFileURL(path).href))
         .replace(/\bimport\.meta\.filename\b/g, JSON.stringify(path))
         .replace(/\bimport\.meta\.dirname\b/g, JSON.stringify(dirname(path)))
-      return { contents, loader: 'ts' }
+      return { contents, loader: path.endsWith('.ts') ? 'ts' : 'js' }
     })
   },
 }

@@ -71,6 +71,21 @@ node --import tsx scripts/build.ts --outfile "$server_bundle"
 export TOURDESK_TEST_SERVER_BUNDLE="$PWD/$server_bundle"
 results=test-output/test-results.jsonl
 : > "$results"
+# Every file runs bundled (scripts/bundle-tests.ts, as in npm run test:fast), with plain node:
+# loading src/ through tsx cost about 1.9 s of CPU in each file's process, in both passes. One
+# bundling step for the whole run, into a folder of the run's own, removed at the end; the
+# source maps make failures name the TypeScript lines. Processes a test starts itself (the CLI,
+# the bench, the drills) still run through tsx, as they say.
+bundles_dir=test-output/test-bundles-$$
+cleanup() {
+  rm -rf "$bundles_dir"
+  if [ -n "${pg_url:-}" ]; then node --import tsx scripts/pg-test-database.ts drop "$pg_url" || true; fi
+}
+trap cleanup EXIT
+bundle_list=$(node --import tsx scripts/bundle-tests.ts "$bundles_dir" "${files[@]}")
+mapfile -t bundle_paths <<< "$bundle_list"
+declare -A bundle_of
+for i in "${!files[@]}"; do bundle_of[${files[$i]}]=${bundle_paths[$i]}; done
 
 # run_suite LABEL CONCURRENCY FILE...: one `node --test`, spec output and the timings record.
 # A test that hangs fails after 15 minutes instead of holding the run until CI gives up. Node 20
@@ -78,19 +93,20 @@ results=test-output/test-results.jsonl
 # with the most tests took over 5 minutes beside others (test/api/availability.test.ts on
 # PostgreSQL: 24 tests, each on freshly migrated schema).
 run_suite() {
-  local label=$1 jobs=$2
+  local label=$1 jobs=$2 file bundles=()
   shift 2
   [ $# -gt 0 ] || return 0
+  for file in "$@"; do bundles+=("${bundle_of[$file]}"); done
   TOURDESK_TEST_LABEL="$label" TOURDESK_TEST_RESULTS="$results" \
-    node --import tsx --test --test-concurrency="$jobs" --test-timeout=900000 \
+    node --enable-source-maps --test --test-concurrency="$jobs" --test-timeout=900000 \
       --test-reporter=spec --test-reporter-destination=stdout \
-      --test-reporter=./scripts/test-timings-reporter.mjs --test-reporter-destination=stdout "$@"
+      --test-reporter=./scripts/test-timings-reporter.mjs --test-reporter-destination=stdout "${bundles[@]}"
 }
 
 pg_url=""
+# Dropped however the run ends (cleanup, above), so an interrupted run leaves no database behind.
 if pg_url=$(node --import tsx scripts/pg-test-database.ts create); then
-  # Dropped however the run ends, so an interrupted run leaves no database behind.
-  trap 'node --import tsx scripts/pg-test-database.ts drop "$pg_url" || true' EXIT
+  :
 elif [ "${CI:-}" = "true" ]; then
   echo "PostgreSQL is not reachable and CI=true: the PostgreSQL suite cannot run" >&2
   pg_url=""
