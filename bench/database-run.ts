@@ -12,6 +12,7 @@ import { scenarios, type Scenario } from './scenarios.ts'
 import { seedBookings } from './seed.ts'
 import { startService } from './service.ts'
 import type { BenchSettings, DatabaseSize } from './settings.ts'
+import type { SourceTrees } from './source-trees.ts'
 import { medianFigures } from './statistics.ts'
 import { measureOctoPolling } from './octo-polling.ts'
 import { measureUnitsCost } from './units-cost.ts'
@@ -27,6 +28,8 @@ export interface RunContext {
   workDir: string
   /** The catalog file for a number of tours. */
   catalogPath(tours: number): string
+  /** Other versions of the service, built in the scratch folder once per run. */
+  trees: SourceTrees
   progress(message: string): void
 }
 

@@ -8,7 +8,7 @@ import { measureLoad, type LoadFigures } from './load.ts'
 import type { StartedProcess } from './node-process.ts'
 import type { OctoPollingResults } from './results-model.ts'
 import { startService } from './service.ts'
-import { commitBefore, commitCopy, workTreeCopy, type SourceTree } from './source-trees.ts'
+import { commitBefore, type SourceTree } from './source-trees.ts'
 import { median, medianFigures } from './statistics.ts'
 
 type NewDatabase = (name: string) => Promise<BenchDatabase>
@@ -71,13 +71,10 @@ function polls(today: Temporal.PlainDate) {
 export async function measureOctoPolling(newDatabase: NewDatabase, ctx: RunContext): Promise<OctoPollingResults> {
   const { octoPolling: settings, connections } = ctx.settings
   const requests = polls(ctx.today)
-  const trees: SourceTree[] = []
   const running: RunningVersion[] = []
   try {
-    ctx.progress('octo: building the work tree and the two commits it is compared with')
-    trees.push(workTreeCopy(ctx.workDir, 'octo'))
-    trees.push(commitCopy(ctx.workDir, 'before-octo-kept', commitBefore(KEPT_OCTO_ANSWERS_TEST)))
-    trees.push(commitCopy(ctx.workDir, 'before-cheaper-poll', commitBefore(CHEAPER_POLL_TEST)))
+    ctx.progress('octo: building the work tree and the two commits it is compared with (once per run)')
+    const trees = [ctx.trees.workTree(), ctx.trees.commit(commitBefore(KEPT_OCTO_ANSWERS_TEST)), ctx.trees.commit(commitBefore(CHEAPER_POLL_TEST))]
     const labels = ['kept answers (the work tree)', 'the commit before kept OCTo answers', 'kept answers, before the cheaper poll']
     for (const [i, tree] of trees.entries()) {
       const database = await newDatabase(`octo_${i}`)
@@ -128,6 +125,5 @@ export async function measureOctoPolling(newDatabase: NewDatabase, ctx: RunConte
       await version.service.stop()
       await version.database.drop()
     }
-    for (const tree of trees) tree.remove()
   }
 }

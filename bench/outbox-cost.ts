@@ -8,7 +8,7 @@ import type { CycleVariant, OutboxCostResults } from './results-model.ts'
 import { scenarios } from './scenarios.ts'
 import { startService } from './service.ts'
 import { medianFigures } from './statistics.ts'
-import { commitBeforeOutbox, commitCopy, WITHOUT_EMAIL_PROJECTION, WITHOUT_OUTBOX, workTreeCopy, type SourceTree } from './source-trees.ts'
+import { commitBeforeOutbox, WITHOUT_EMAIL_PROJECTION, WITHOUT_OUTBOX, type SourceTree } from './source-trees.ts'
 import { addEndpoint, drainDeliveries, PRIVATE_WEBHOOKS } from './webhook-endpoints.ts'
 
 type NewDatabase = (name: string) => Promise<BenchDatabase>
@@ -44,16 +44,13 @@ export async function measureOutboxCost(newDatabase: NewDatabase, ctx: RunContex
   const { webhooks: settings, connections, growth: { small } } = ctx.settings
   const cycle = scenarios(ctx.tomorrow).find((s) => s.name === 'hold-checkout')!
   const unavailable: string[] = []
-  const trees: SourceTree[] = []
   const running: RunningVariant[] = []
   const receivers: WebhookReceiver[] = []
   const drainSeconds: number[] = []
 
   const build = (label: string, make: () => SourceTree): SourceTree | null => {
     try {
-      const tree = make()
-      trees.push(tree)
-      return tree
+      return make()
     } catch (err) {
       unavailable.push(`${label}: ${firstLine(err)}`)
       return null
@@ -73,12 +70,12 @@ export async function measureOutboxCost(newDatabase: NewDatabase, ctx: RunContex
   }
 
   try {
-    ctx.progress('webhooks: building the work tree with and without the outbox and its emails, and the commit before the outbox')
-    const current = build('the work tree', () => workTreeCopy(ctx.workDir, 'outbox'))
+    ctx.progress('webhooks: building the work tree with and without the outbox and its emails, and the commit before the outbox (once per run)')
+    const current = build('the work tree', () => ctx.trees.workTree())
     if (!current) throw new Error(unavailable[0])
-    const outboxOnly = build('the work tree without the email projection', () => workTreeCopy(ctx.workDir, 'outbox-only', WITHOUT_EMAIL_PROJECTION))
-    const stripped = build('the work tree without the outbox', () => workTreeCopy(ctx.workDir, 'no-outbox', WITHOUT_OUTBOX))
-    const before = build('the commit before the outbox', () => commitCopy(ctx.workDir, 'before-outbox', commitBeforeOutbox()))
+    const outboxOnly = build('the work tree without the email projection', () => ctx.trees.workTree(WITHOUT_EMAIL_PROJECTION))
+    const stripped = build('the work tree without the outbox', () => ctx.trees.workTree(WITHOUT_OUTBOX))
+    const before = build('the commit before the outbox', () => ctx.trees.commit(commitBeforeOutbox()))
 
     await start('outbox', 'with the outbox and the emails it makes', current)
     if (outboxOnly) await start('outbox-only', 'with the outbox, no emails made from it', outboxOnly)
@@ -118,6 +115,5 @@ export async function measureOutboxCost(newDatabase: NewDatabase, ctx: RunContex
       await variant.database.drop()
     }
     for (const receiver of receivers) await receiver.stop()
-    for (const tree of trees) tree.remove()
   }
 }

@@ -24,6 +24,7 @@ import { formatReport } from './report.ts'
 import type { BenchReport, DatabaseResult, MeasuredDatabase } from './results-model.ts'
 import { startCeiling } from './service.ts'
 import { FULL, QUICK } from './settings.ts'
+import { sourceTrees } from './source-trees.ts'
 import { measureUnitsCost } from './units-cost.ts'
 import { measureWebhooks } from './webhooks.ts'
 
@@ -82,6 +83,7 @@ try {
       if (!catalogs.has(tours)) catalogs.set(tours, writeBenchCatalog(workDir, tours, today))
       return catalogs.get(tours)!
     },
+    trees: sourceTrees(workDir),
     progress,
   }
   databases.push(await measure('sqlite', async (name) => sqliteDatabase(workDir, name), ctx))

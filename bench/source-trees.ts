@@ -32,11 +32,17 @@ function tree(parent: string, name: string, source: string, fill: (dir: string) 
   return { dir, source, remove }
 }
 
+/** A change made to a copy before it is built (WITHOUT_OUTBOX, WITHOUT_EMAIL_PROJECTION). */
+export interface TreeEdit {
+  describe: string
+  apply(dir: string): void
+}
+
 /**
  * The work tree as it is now, uncommitted changes and new files included (what the rest of
  * the bench measures), changed by `edit` before it is built.
  */
-export function workTreeCopy(parent: string, name: string, edit?: { describe: string, apply(dir: string): void }): SourceTree {
+export function workTreeCopy(parent: string, name: string, edit?: TreeEdit): SourceTree {
   const dirty = git('status', '--porcelain', '--untracked-files=no') !== ''
   const source = `${git('rev-parse', '--short', 'HEAD')}${dirty ? '+changes' : ''}${edit ? ` ${edit.describe}` : ''}`
   return tree(parent, name, source, (dir) => {
@@ -56,6 +62,34 @@ export function commitCopy(parent: string, name: string, commit: string): Source
   return tree(parent, name, git('rev-parse', '--short', commit), (dir) => {
     execFileSync('sh', ['-c', 'git archive --format=tar "$0" | tar -x -C "$1"', commit, dir], { cwd: ROOT })
   })
+}
+
+/** The copies of one bench run, each built once however many sections and databases run it. */
+export interface SourceTrees {
+  /** The work tree, changed by `edit` if given (workTreeCopy). */
+  workTree(edit?: TreeEdit): SourceTree
+  /** A commit's tree (commitCopy). */
+  commit(commit: string): SourceTree
+}
+
+/**
+ * Copies built in `parent` (the run's scratch folder, removed with it) and shared: the webhooks,
+ * price categories and OCTo sections each built the same work tree and their commits again,
+ * on each database, 18 builds in a run where 7 differ. Each service started from a copy still
+ * gets a database of its own, and two services running from one copy at once is what the
+ * webhooks section's fan-out always did.
+ */
+export function sourceTrees(parent: string): SourceTrees {
+  const built = new Map<string, SourceTree>()
+  const once = (key: string, make: () => SourceTree) => {
+    const tree = built.get(key) ?? make()
+    built.set(key, tree)
+    return tree
+  }
+  return {
+    workTree: (edit) => once(`work tree ${edit?.describe ?? ''}`, () => workTreeCopy(parent, edit ? 'work-edited' : 'work', edit)),
+    commit: (commit) => once(`commit ${commit}`, () => commitCopy(parent, 'commit', commit)),
+  }
 }
 
 /** The last commit before `file` existed: the parent of the first commit that added it. */

@@ -5,7 +5,7 @@ import type { StartedProcess } from './node-process.ts'
 import type { UnitsCostResults } from './results-model.ts'
 import { scenarios } from './scenarios.ts'
 import { startService } from './service.ts'
-import { commitBefore, commitCopy, workTreeCopy, type SourceTree } from './source-trees.ts'
+import { commitBefore, type SourceTree } from './source-trees.ts'
 import { medianFigures } from './statistics.ts'
 
 type NewDatabase = (name: string) => Promise<BenchDatabase>
@@ -33,12 +33,10 @@ const UNITS_MODULE = 'src/domain/units.ts'
 export async function measureUnitsCost(newDatabase: NewDatabase, ctx: RunContext): Promise<UnitsCostResults> {
   const { unitsCost: settings, connections, growth: { small } } = ctx.settings
   const cycles = scenarios(ctx.tomorrow).filter((s) => s.kind === 'write')
-  const trees: SourceTree[] = []
   const running: RunningVersion[] = []
   try {
-    ctx.progress('units: building the work tree and the commit before price categories')
-    trees.push(workTreeCopy(ctx.workDir, 'units'))
-    trees.push(commitCopy(ctx.workDir, 'before-units', commitBefore(UNITS_MODULE)))
+    ctx.progress('units: building the work tree and the commit before price categories (once per run)')
+    const trees = [ctx.trees.workTree(), ctx.trees.commit(commitBefore(UNITS_MODULE))]
     const labels = ['with price categories (the work tree)', 'the commit before price categories']
     for (const [i, tree] of trees.entries()) {
       const database = await newDatabase(`units_${i}`)
@@ -75,6 +73,5 @@ export async function measureUnitsCost(newDatabase: NewDatabase, ctx: RunContext
       await version.service.stop()
       await version.database.drop()
     }
-    for (const tree of trees) tree.remove()
   }
 }
