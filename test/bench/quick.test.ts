@@ -109,7 +109,7 @@ test('npm run bench -- --quick measures every endpoint and growth, and writes it
     assert.ok(octo.ceiling.requests > 0, `${result.dialect}: the ceiling answered beside the polls`)
     assert.deepEqual(octo.requests.map((poll) => poll.name), ['calendar-90', 'calendar-90-identity', 'availability-90'])
     for (const poll of octo.requests) {
-      assert.equal(poll.versions.length, 2, `${result.dialect} ${poll.name}: the work tree and the commit before kept OCTo answers`)
+      assert.equal(poll.versions.length, 3, `${result.dialect} ${poll.name}: the work tree, the commit before kept OCTo answers and the one before the cheaper poll`)
       for (const version of poll.versions) {
         // A reseller key's poll answered 2xx: a 4xx here means the bench's key or body is broken.
         assert.ok(version.requests > 0 && version.ratioToCeiling > 0, `${result.dialect} ${poll.name} ${version.label} sent requests`)
