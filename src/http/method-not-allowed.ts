@@ -36,8 +36,10 @@ export function registerRoutingErrors(app: FastifyInstance): void {
   }
   // Fastify's not-found route would read the body first; answering on arrival keeps routing
   // ahead of 413, 415, 400 and 403 as docs/guest-api.md ("Errors") orders them.
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.is404) return answer(request, reply)
+  // A callback hook, not an async one: it runs on every request, and nearly all go on.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.is404) answer(request, reply)
+    else done()
   })
 }
 
