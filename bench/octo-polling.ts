@@ -7,6 +7,7 @@ import type { BenchDatabase } from './databases.ts'
 import { measureLoad, type LoadFigures } from './load.ts'
 import type { StartedProcess } from './node-process.ts'
 import type { OctoPollingResults } from './results-model.ts'
+import type { Scenario, Traffic } from './scenarios.ts'
 import { startService } from './service.ts'
 import { commitBefore, type SourceTree } from './source-trees.ts'
 import { median, medianFigures } from './statistics.ts'
@@ -34,11 +35,11 @@ interface RunningVersion {
  * the version's own service has migrated its database: the versions' schemas differ (a newer
  * migration is unknown to the older one), and the key's table is the same in both.
  */
-async function resellerKey(database: BenchDatabase, ctx: RunContext): Promise<string> {
-  const store = await openStore(database.target, { migrate: false })
+export async function resellerKeySecret(target: BenchDatabase['target'], now: Temporal.Instant): Promise<string> {
+  const store = await openStore(target, { migrate: false })
   try {
     const { secret } = await staffAuth(store, 'bench').createKey(BENCH_REF, { name: 'bench reseller', role: 'reseller', commission_percent: 20 },
-      { type: 'system', id: null, name: 'bench' }, ctx.now)
+      { type: 'system', id: null, name: 'bench' }, now)
     return secret
   } finally {
     await store.close()
@@ -57,6 +58,19 @@ function polls(today: Temporal.PlainDate) {
     { name: 'calendar-90-identity', request: `POST /octo/{instance}/availability/calendar (${POLLED_DAYS} days, octo/pricing, no gzip)`, path: '/availability/calendar', body: range, headers: {} },
     { name: 'availability-90', request: `POST /octo/{instance}/availability (${POLLED_DAYS} days, octo/pricing, gzip taken)`, path: '/availability', body: range, headers: gzip },
   ]
+}
+
+/** One poll as autocannon sends it, with a reseller key's secret. */
+function pollTraffic(baseUrl: string, secret: string, poll: ReturnType<typeof polls>[number]): Traffic {
+  const url = `${new URL(baseUrl).origin}/octo/${BENCH_PREFIX}${poll.path}`
+  const headers = { authorization: `Bearer ${secret}`, 'content-type': 'application/json', 'octo-capabilities': 'octo/pricing', ...poll.headers }
+  return { url, requests: [{ method: 'POST', path: new URL(url).pathname, headers, body: JSON.stringify(poll.body) }] }
+}
+
+/** The 90-day calendar poll (gzip taken) as a scenario of bench/profile.ts, with a reseller key made on the database given. */
+export function octoCalendarScenario(today: Temporal.PlainDate, target: () => BenchDatabase['target'], now: Temporal.Instant): Scenario {
+  const [calendar] = polls(today)
+  return { name: 'octo-calendar', request: calendar.request, kind: 'read', traffic: async (base) => pollTraffic(base, await resellerKeySecret(target(), now), calendar) }
 }
 
 /**
@@ -82,7 +96,7 @@ export async function measureOctoPolling(newDatabase: NewDatabase, ctx: RunConte
         const service = await startService({ databaseUrl: database.url, catalogPath: ctx.catalogPath(ctx.settings.growth.small.tours), logDir: ctx.workDir, root: tree.dir })
         const version: RunningVersion = { label: labels[i], tree, database, service, key: '', rounds: {} }
         running.push(version)
-        version.key = await resellerKey(database, ctx)
+        version.key = await resellerKeySecret(database.target, ctx.now)
       } catch (err) {
         await database.drop()
         throw err
@@ -97,9 +111,7 @@ export async function measureOctoPolling(newDatabase: NewDatabase, ctx: RunConte
         const version = running[(round + i) % running.length]
         for (const poll of requests) {
           ctx.progress(`octo: ${poll.name} ${version.label}, round ${round + 1} of ${settings.rounds}`)
-          const url = `${new URL(version.service.baseUrl).origin}/octo/${BENCH_PREFIX}${poll.path}`
-          const headers = { authorization: `Bearer ${version.key}`, 'content-type': 'application/json', 'octo-capabilities': 'octo/pricing', ...poll.headers }
-          const figures = await measureLoad({ url, requests: [{ method: 'POST', path: new URL(url).pathname, headers, body: JSON.stringify(poll.body) }], ...load })
+          const figures = await measureLoad({ ...pollTraffic(version.service.baseUrl, version.key, poll), ...load })
           ;(version.rounds[poll.name] ??= []).push(figures)
         }
       }

@@ -1,6 +1,7 @@
 /**
  * `npx tsx bench/profile.ts [scenario] [--db sqlite|postgres] [--seconds N] [--connections N]`:
- * drives one bench scenario (default hold-release) against the service (on SQLite unless
+ * drives one bench scenario (default hold-release; `octo-calendar`: a reseller's 90-day
+ * calendar poll, as `npm run bench -- --only octo` measures it) against the service (on SQLite unless
  * told) started with `node --cpu-prof`, then prints where the service's CPU time went (`--seconds 0`:
  * no load, the start-up alone, as the bench's cold start measures it). The .cpuprofile is
  * kept under test-output/bench/profiles/ for Chrome DevTools or speedscope. It also prints the
@@ -22,6 +23,7 @@ import { measureLoad } from './load.ts'
 import { ROOT } from './node-process.ts'
 import { readProcessCpuMs } from './process-cpu.ts'
 import { scenarios } from './scenarios.ts'
+import { octoCalendarScenario } from './octo-polling.ts'
 import { seedBookings } from './seed.ts'
 import { startService } from './service.ts'
 import { FULL } from './settings.ts'
@@ -34,8 +36,10 @@ const now = Temporal.Now.instant()
 const today = todayIn(now, BENCH_TIME_ZONE)
 const tomorrow = today.add({ days: 1 })
 const name = positionals[0] ?? 'hold-release'
-const scenario = scenarios(tomorrow).find((s) => s.name === name)
-if (!scenario) throw new Error(`no scenario "${name}"; choose one of ${scenarios(tomorrow).map((s) => s.name).join(', ')}`)
+// The OCTo poll needs a reseller key, made on the profiled database once it exists.
+const known = [...scenarios(tomorrow), octoCalendarScenario(today, () => database.target, now)]
+const scenario = known.find((s) => s.name === name)
+if (!scenario) throw new Error(`no scenario "${name}"; choose one of ${known.map((s) => s.name).join(', ')}`)
 
 const workDir = mkdtempSync(join(os.tmpdir(), 'tourdesk-profile-'))
 const profileDir = join(workDir, 'profile')
