@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { build } from '../helpers/build.ts'
+import { build, type TestService } from '../helpers/build.ts'
 import { checked, operatorContract } from '../helpers/operator-contract.ts'
 import { apiKeyClient, OperatorClient, signedInStaff } from '../helpers/operator.ts'
 
@@ -123,75 +123,72 @@ test('API keys are for managers; a key of one instance is 401 on the other', asy
 // stale, not by each: on PostgreSQL every commit makes every node read its kept answers again.
 const AT_ONCE = 20
 
+/**
+ * The real store, watched: each write of a credential's last use counted (as
+ * test/services/reseller-keys.test.ts does), and each read of the credential held until all
+ * the requests have read it, so that every one of them finds it as it was before any writes
+ * (without the hold, how many overlap is up to timing). `getAllAtOnce` sends AT_ONCE GET /me.
+ */
+function watchLastUse(service: TestService, credential: 'key' | 'session') {
+  const { staff } = service.context.store
+  const watched = { touches: 0 }
+  let allRead: { arrive(): Promise<void> } | null = null
+  if (credential === 'key') {
+    const { touchKey, findKey } = staff
+    staff.touchKey = (...args) => (watched.touches++, touchKey(...args))
+    staff.findKey = async (...args) => {
+      const key = await findKey(...args)
+      await allRead?.arrive()
+      return key
+    }
+  } else {
+    const { touchSession, findSession } = staff
+    staff.touchSession = (...args) => (watched.touches++, touchSession(...args))
+    staff.findSession = async (...args) => {
+      const session = await findSession(...args)
+      await allRead?.arrive()
+      return session
+    }
+  }
+  return Object.assign(watched, {
+    async getAllAtOnce(client: OperatorClient) {
+      allRead = barrier(AT_ONCE)
+      const answers = await Promise.all(Array.from({ length: AT_ONCE }, () => client.get('/me')))
+      allRead = null
+      assert.deepEqual(answers.map((answer) => answer.status), answers.map(() => 200))
+    },
+  })
+}
+
 test(`${AT_ONCE} requests of a key at once, its last use stale, write it once, and not again within the minute`, { timeout: 60_000 }, async (t) => {
   const service = await build(t)
-  const { staff } = service.context.store
-  // The real store, watched: touchKey counted as test/services/reseller-keys.test.ts does, and
-  // each read of the key held until all the requests have read it, so that every one of them
-  // finds it as it was before any writes (without the hold, how many overlap is up to timing).
-  const { touchKey, findKey } = staff
-  let touches = 0
-  staff.touchKey = (...args) => {
-    touches++
-    return touchKey(...args)
-  }
-  let allRead: { arrive(): Promise<void> } | null = null
-  staff.findKey = async (...args) => {
-    const key = await findKey(...args)
-    await allRead?.arrive()
-    return key
-  }
+  const watched = watchLastUse(service, 'key')
   const { key, client } = await apiKeyClient(service, 'viewer')
   const { client: manager } = await signedInStaff(service, 'manager')
-  const getAllAtOnce = async () => {
-    allRead = barrier(AT_ONCE)
-    const answers = await Promise.all(Array.from({ length: AT_ONCE }, () => client.get('/me')))
-    allRead = null
-    assert.deepEqual(answers.map((answer) => answer.status), answers.map(() => 200))
-  }
 
   assert.equal((await client.get('/me')).status, 200)
-  assert.equal(touches, 1, 'the first use')
+  assert.equal(watched.touches, 1, 'the first use')
   service.clock.advance({ minutes: 1 })
-  await getAllAtOnce()
-  assert.equal(touches, 2, 'once for all the requests that found it stale')
+  await watched.getAllAtOnce(client)
+  assert.equal(watched.touches, 2, 'once for all the requests that found it stale')
   service.clock.advance({ seconds: 59 })
-  await getAllAtOnce()
-  assert.equal(touches, 2, 'not again within the minute')
+  await watched.getAllAtOnce(client)
+  assert.equal(watched.touches, 2, 'not again within the minute')
   const listed = (await manager.get('/api-keys')).body.api_keys.find((k: { id: string }) => k.id === key.id)
   assert.equal(Date.parse(listed.last_used_at), service.clock.now().subtract({ seconds: 59 }).epochMilliseconds, 'the stale last use renewed')
 })
 
 test(`${AT_ONCE} requests of a staff session at once, its last activity stale, write it once, and not again within the minute`, { timeout: 60_000 }, async (t) => {
   const service = await build(t)
-  const { staff } = service.context.store
-  // As above: touchSession counted, each read of the session held until all have read it.
-  const { touchSession, findSession } = staff
-  let touches = 0
-  staff.touchSession = (...args) => {
-    touches++
-    return touchSession(...args)
-  }
-  let allRead: { arrive(): Promise<void> } | null = null
-  staff.findSession = async (...args) => {
-    const session = await findSession(...args)
-    await allRead?.arrive()
-    return session
-  }
+  const watched = watchLastUse(service, 'session')
   const { client } = await signedInStaff(service, 'manager')
-  const getAllAtOnce = async () => {
-    allRead = barrier(AT_ONCE)
-    const answers = await Promise.all(Array.from({ length: AT_ONCE }, () => client.get('/me')))
-    allRead = null
-    assert.deepEqual(answers.map((answer) => answer.status), answers.map(() => 200))
-  }
 
   service.clock.advance({ minutes: 1 })
-  await getAllAtOnce()
-  assert.equal(touches, 1, 'once for all the requests that found it stale')
+  await watched.getAllAtOnce(client)
+  assert.equal(watched.touches, 1, 'once for all the requests that found it stale')
   service.clock.advance({ seconds: 59 })
-  await getAllAtOnce()
-  assert.equal(touches, 1, 'not again within the minute')
+  await watched.getAllAtOnce(client)
+  assert.equal(watched.touches, 1, 'not again within the minute')
   // The idle timeout counts from the activity written: two hours of nothing after it, the session is over.
   service.clock.advance({ hours: 2 })
   assert.equal((await client.get('/me')).status, 401)
