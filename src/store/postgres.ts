@@ -180,6 +180,9 @@ export function openPostgres(url: string, settings: PoolSettings): Database {
     close: async () => {
       await changes.close()
       await db.destroy()
+      // Kysely ends the pool only if it ran a query itself; reads and writes go to the pool
+      // directly, and a store that made only those would keep its connections until they idle out.
+      if (!pool.ending) await pool.end()
     },
   }
 }
