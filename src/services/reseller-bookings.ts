@@ -19,8 +19,7 @@ import { departureOf, seatsFreedBy, takeSeatsOrRefuse } from './booking-seats.ts
 import type { DepartureMinimum } from './departure-minimum.ts'
 import { resellerBookingChanges, type ResellerChange } from './reseller-booking-changes.ts'
 
-/** The reseller key a request came with (src/services/reseller-keys.ts). */
-/** A reseller key's terms, read once per key and shared by its requests (src/services/reseller-keys.ts). */
+/** The reseller key a request came with: its terms, read once per key and shared by its requests (src/services/reseller-keys.ts). */
 export interface Reseller {
   readonly keyId: string
   readonly name: string
@@ -240,8 +239,11 @@ export function resellerBookingService(store: Store, minimum: DepartureMinimum) 
       })
     },
 
-    /** Changes the reseller's fields, the contact, or moves or resizes the booking (src/services/reseller-booking-changes.ts). */
-    /** A change to a booking; with `expirationMinutes`, also its hold renewed, in the same plan: refused whole on a booking no longer on hold. */
+    /**
+     * Changes the reseller's fields, the contact, or moves or resizes the booking
+     * (src/services/reseller-booking-changes.ts); with `expirationMinutes`, also renews its hold,
+     * in the same plan: refused whole on a booking no longer on hold.
+     */
     update(ctx: ResellerContext, uuid: string, change: ResellerChange): Promise<BookingRecord> {
       const minutes = change.expirationMinutes
       return onBooking(ctx, uuid, 'invalid_transition', function* (row, now) {
