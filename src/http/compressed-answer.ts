@@ -11,6 +11,16 @@ const gzipped = new WeakMap<Buffer, Buffer>()
 
 /** Whether Accept-Encoding (RFC 9110 §12.5.3) takes gzip: named (or x-gzip) with a weight above 0, else `*` above 0. */
 export function acceptsGzip(header: string | undefined): boolean {
+  // A client sends the same header with every request: read once.
+  if (header === lastAcceptEncoding) return lastAcceptsGzip
+  lastAcceptsGzip = readsGzip(header)
+  lastAcceptEncoding = header
+  return lastAcceptsGzip
+}
+let lastAcceptEncoding: string | undefined
+let lastAcceptsGzip = false
+
+function readsGzip(header: string | undefined): boolean {
   let gzip: number | undefined
   let any: number | undefined
   for (const element of (header ?? '').split(',')) {

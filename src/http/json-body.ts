@@ -31,7 +31,9 @@ function scanJson(text: string): string | undefined {
       if (end >= text.length) return forbiddenKey
       const keys = keysByDepth[keysByDepth.length - 1]
       if (expectKey && keys) {
-        const key = JSON.parse(text.slice(i, end + 1)) as string
+        // A key without escapes is its text as it stands; only an escaped one needs decoding.
+        const raw = text.slice(i + 1, end)
+        const key = raw.includes('\\') ? decodedKey(raw) : raw
         if (FORBIDDEN_KEYS.has(key)) forbiddenKey ??= key
         if (keys.has(key)) throw invalid(`The key "${key}" appears twice in one object`)
         keys.add(key)
@@ -49,6 +51,15 @@ function scanJson(text: string): string | undefined {
     }
   }
   return forbiddenKey
+}
+
+/** An escaped key's text; a bad escape is invalid JSON, as JSON.parse would find later. */
+function decodedKey(raw: string): string {
+  try {
+    return JSON.parse(`"${raw}"`) as string
+  } catch (err) {
+    throw invalid(`The body is not valid JSON: ${(err as Error).message}`)
+  }
 }
 
 const dropForbiddenKeys = (key: string, value: unknown) => (FORBIDDEN_KEYS.has(key) ? undefined : value)

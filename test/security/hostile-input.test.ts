@@ -136,6 +136,19 @@ test('a lone surrogate escape ("\\ud800") in a value or a key is 400 invalid_jso
   }
 })
 
+test('a key with a bad escape or a raw control character is 400 invalid_json; an escaped duplicate key is still a duplicate', async (t) => {
+  const service = await build(t)
+  const v = await holder(service)
+  for (const body of [
+    '{"tour_id":"alfama-walk","start":"2026-06-02T08:30:00Z","party":2,"addons":{"a\\x":1}}',
+    '{"tour_id":"alfama-walk","start":"2026-06-02T08:30:00Z","party":2,"addons":{"a\u0001b":1}}',
+    '{"tour_id":"alfama-walk","start":"2026-06-02T08:30:00Z","party":2,"par\\u0074y":3}',
+  ]) {
+    const res = await unchanged(service, () => send(service, 'POST', '/booking', body, v.headers))
+    assertProblem(res, 400, 'invalid_json', service, 'POST', '/booking')
+  }
+})
+
 test('a correctly paired surrogate escape (an emoji) is accepted and stored as that character', async (t) => {
   const service = await build(t)
   const v = await visitor(service)
