@@ -49,11 +49,18 @@ export function refill(policy: BucketPolicy, previous: BucketState | undefined, 
 export function decide(policy: BucketPolicy, level: number, allowed: boolean, nowMs: number): BucketDecision {
   const perMs = policy.per_minute / 60_000
   const tokens = allowed ? level - 1 : level
+  let retryAfter = 0
+  if (!allowed) {
+    retryAfter = Math.ceil(Math.max(0, 1 - tokens) / perMs / 1000)
+    // Refilled as refill() computes it, the wait can leave the bucket a rounding error short of
+    // one token (0.1666… + 10 s at 5 a minute is 0.9999999999999999): then it is a second more.
+    if (tokens + retryAfter * 1000 * perMs < 1) retryAfter++
+  }
   return {
     allowed,
     state: { tokens, at: nowMs },
     remaining: Math.floor(tokens),
-    retryAfter: allowed ? 0 : Math.ceil(Math.max(0, 1 - tokens) / perMs / 1000),
+    retryAfter,
     resetAfter: Math.ceil((policy.burst - tokens) / perMs / 1000),
   }
 }

@@ -142,6 +142,15 @@ test('property: tokens stay within 0 and the burst, and the headers derived from
   }), { numRuns: 300 })
 })
 
+test('Retry-After covers a refill that rounding leaves a hair short of one token (burst 1, 5 a minute, requests at 0 and 2 s)', () => {
+  const policy = { burst: 1, per_minute: 5 }
+  const first = takeToken(policy, undefined, T0)
+  const refused = takeToken(policy, first.state, T0 + 2000)
+  assert.equal(refused.allowed, false)
+  assert.equal(takeToken(policy, refused.state, T0 + 2000 + refused.retryAfter * 1000).allowed, true, `after ${refused.retryAfter} s`)
+  assert.equal(takeToken(policy, refused.state, T0 + 2000 + (refused.retryAfter - 1) * 1000).allowed, false)
+})
+
 test('property: Retry-After is honest: a retry that waits it is allowed, one a second sooner is refused', () => {
   fc.assert(fc.property(policy, gaps, (p, gapsMs) => {
     const { decisions } = run(p, gapsMs)
