@@ -51,10 +51,12 @@ export function decide(policy: BucketPolicy, level: number, allowed: boolean, no
   const tokens = allowed ? level - 1 : level
   let retryAfter = 0
   if (!allowed) {
+    // The first whole second at which refill() finds a token, as refill() computes it: the
+    // division can round either way (0.1666… + 10 s at 5 a minute is 0.9999999999999999).
+    const refilledAfter = (seconds: number) => tokens + seconds * 1000 * perMs
     retryAfter = Math.ceil(Math.max(0, 1 - tokens) / perMs / 1000)
-    // Refilled as refill() computes it, the wait can leave the bucket a rounding error short of
-    // one token (0.1666… + 10 s at 5 a minute is 0.9999999999999999): then it is a second more.
-    if (tokens + retryAfter * 1000 * perMs < 1) retryAfter++
+    if (retryAfter > 1 && refilledAfter(retryAfter - 1) >= 1) retryAfter--
+    else if (refilledAfter(retryAfter) < 1) retryAfter++
   }
   return {
     allowed,
