@@ -56,7 +56,11 @@ async function holdStarts(base: string, tomorrow: Temporal.PlainDate): Promise<s
  */
 function holdCycle(then: (path: string, session: Session) => Request) {
   return async (base: string, connections: number, tomorrow: Temporal.PlainDate): Promise<Traffic> => {
-    const [sessions, starts] = await Promise.all([openSessions(base, connections), holdStarts(base, tomorrow)])
+    // Two sessions per connection: the warm-up's connections take the first half and the measured
+    // run's the second. When the warm-up stops, a DELETE of its connection can still be on its way
+    // to the service; with one set of sessions it released the measured run's new hold of the same
+    // session, whose own DELETE then answered 404 (a quick bench on PostgreSQL, 2026-11-27).
+    const [sessions, starts] = await Promise.all([openSessions(base, 2 * connections), holdStarts(base, tomorrow)])
     const path = new URL(base).pathname
     let assigned = 0
     const requestsFor = (session: Session): Request[] => [
@@ -73,7 +77,7 @@ function holdCycle(then: (path: string, session: Session) => Request) {
     ]
     return {
       url: base,
-      // Connections are set up again for the warm-up and the measured run; both reuse the same sessions.
+      // Connections are set up again for the warm-up and the measured run, in that order.
       setupClient: (client: Client) => client.setRequests(requestsFor(sessions[assigned++ % sessions.length])),
     }
   }
