@@ -137,7 +137,30 @@ export interface DocumentSpec {
 const resourceOf = (path: string) => path.split('/')[1].replace(/\.json$/, '')
 
 /** The OpenAPI 3.1 document of one API's routes, built from the schemas that validate and serialize them. */
+/**
+ * Documents made in this process, by spec and by what their routes declare: the same routes
+ * make the same document. A node builds its app once, but the tests build one per case
+ * (test/helpers/build.ts), and making the guest document again cost about 15 ms of CPU in
+ * each, a tenth of test/api/booking.test.ts's whole CPU time. The key holds every field the
+ * document reads from a route (its method, URL, schema and config); a few kept per spec.
+ */
+const madeDocuments = new Map<DocumentSpec, Map<string, JsonSchema>>()
+const DOCUMENTS_KEPT_PER_SPEC = 4
+
 export function buildOpenApiDocument(routes: RouteOptions[], spec: DocumentSpec): JsonSchema {
+  const key = JSON.stringify(routes.map((route) => [route.method, route.url, route.schema, route.config]))
+  const made = madeDocuments.get(spec) ?? new Map<string, JsonSchema>()
+  madeDocuments.set(spec, made)
+  let document = made.get(key)
+  if (!document) {
+    document = makeOpenApiDocument(routes, spec)
+    if (made.size >= DOCUMENTS_KEPT_PER_SPEC) made.delete(made.keys().next().value!)
+    made.set(key, document)
+  }
+  return document
+}
+
+function makeOpenApiDocument(routes: RouteOptions[], spec: DocumentSpec): JsonSchema {
   const components: Record<string, JsonSchema> = {}
   const paths: Record<string, Record<string, JsonSchema>> = {}
   const usedTags = new Map<string, { name: string, description?: string }>()
