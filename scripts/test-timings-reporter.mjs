@@ -37,16 +37,24 @@ function testFileOf(file) {
   return bundle ? `test/${bundle[1].replaceAll('--', '/')}.ts` : file
 }
 
+/** A group of test files run in one process (scripts/test-groups.mjs): its tests are timed under their own files. */
+const isGroup = (file) => /\/group-\d+\.mjs$/.test(file)
+
 /** @param {AsyncIterable<{ type: string, data: any }>} source */
 export default async function* timingsReporter(source) {
   const started = Date.now()
-  /** Each file's time: its file-level test:complete, else its test:summary. */
+  /** Each file's time: its file-level test:complete, else its test:summary, else (a file run in a group) its top-level tests' times added up. */
   const timed = new Map()
   const summarized = new Map()
+  const ofTests = new Map()
   /** @type {Record<string, number>} */
   const counts = {}
   for await (const { type, data } of source) {
     if (closesFile(type, data ?? {})) timed.set(resolve(data.file), data.details.duration_ms)
+    else if (type === 'test:complete' && data?.nesting === 0 && typeof data.file === 'string' && typeof data.details?.duration_ms === 'number') {
+      // A test at the top of its file names the file that declares it, a group's member included.
+      ofTests.set(resolve(data.file), (ofTests.get(resolve(data.file)) ?? 0) + data.details.duration_ms)
+    }
     if (type === 'test:summary' && typeof data?.file === 'string') summarized.set(resolve(data.file), data.duration_ms)
     const { nesting, message } = data ?? {}
     // The runner's own totals, sent last, at the top level.
@@ -55,8 +63,8 @@ export default async function* timingsReporter(source) {
       if (match) counts[match[1]] = Number(match[2])
     }
   }
-  const files = [...new Set([...timed.keys(), ...summarized.keys()])]
-    .map((file) => ({ file: testFileOf(relative(process.cwd(), file)), ms: Math.round(timed.get(file) ?? summarized.get(file)) }))
+  const files = [...new Set([...timed.keys(), ...summarized.keys(), ...ofTests.keys()])].filter((file) => !isGroup(file))
+    .map((file) => ({ file: testFileOf(relative(process.cwd(), file)), ms: Math.round(timed.get(file) ?? summarized.get(file) ?? ofTests.get(file)) }))
   const record = {
     label: process.env.TOURDESK_TEST_LABEL ?? '',
     tests: counts.tests ?? 0,

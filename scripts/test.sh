@@ -3,12 +3,15 @@
 # database per run, dropped afterwards). Without PostgreSQL the PostgreSQL pass is skipped
 # with a message, except under CI=true, where that is a failure.
 #
-# Two groups. Most files run side by side, TOURDESK_TEST_CONCURRENCY at a time (2 by default)
-# in each pass, the SQLite and the PostgreSQL pass at the same time: each file makes its own
-# SQLite files, ports and PostgreSQL database (test/helpers/database.ts), and spends most of
-# its time waiting on HTTP or a database. Then the files that must run alone run one at a
-# time with nothing beside them: they bound how long something takes, start several server
-# processes or a browser under time limits, or measure (bench, drills).
+# Two groups. Most files run side by side, TOURDESK_TEST_CONCURRENCY processes at a time (2 by
+# default) in each pass, the SQLite and the PostgreSQL pass at the same time: each test makes
+# its own SQLite files, ports and PostgreSQL database (test/helpers/database.ts), and spends
+# most of its time waiting on HTTP or a database. These files run in TOURDESK_TEST_GROUPS
+# groups (16 by default), each group's files one after another in one process
+# (scripts/test-groups.mjs): a process costs seconds of CPU before its first test is done.
+# Then the files that must run alone run one at a time, each in its own process, with nothing
+# beside them: they bound how long something takes, start several server processes or a
+# browser under time limits, or measure (bench, drills).
 # The run ends with the slowest 10 files and one summary line (scripts/test-summary.mjs).
 # Node 20's `node --test DIR` finds no tests, so the files are listed by glob.
 set -euo pipefail
@@ -49,7 +52,8 @@ is_alone() {
 in_store_pass() {
   case "$1" in test/browser/*|test/bench/*|test/drill/*) return 1 ;; *) return 0 ;; esac
 }
-sqlite_together=() sqlite_alone=() sqlite_browser=() pg_together=() pg_alone=()
+# The files side by side run in both passes: none of them is a browser, bench or drill file.
+together=() sqlite_alone=() sqlite_browser=() pg_alone=()
 for file in "${files[@]}"; do
   if [[ $file == test/browser/* ]]; then
     sqlite_browser+=("$file")
@@ -57,8 +61,7 @@ for file in "${files[@]}"; do
     sqlite_alone+=("$file")
     if in_store_pass "$file"; then pg_alone+=("$file"); fi
   else
-    sqlite_together+=("$file")
-    if in_store_pass "$file"; then pg_together+=("$file"); fi
+    together+=("$file")
   fi
 done
 
@@ -88,8 +91,15 @@ bundle_list=$(node --import tsx scripts/bundle-tests.ts "$bundles_dir" "${files[
 mapfile -t bundle_paths <<< "$bundle_list"
 declare -A bundle_of
 for i in "${!files[@]}"; do bundle_of[${files[$i]}]=${bundle_paths[$i]}; done
+together_groups=()
+if [ ${#together[@]} -gt 0 ]; then
+  together_bundles=()
+  for file in "${together[@]}"; do together_bundles+=("${bundle_of[$file]}"); done
+  mapfile -t together_groups < <(node scripts/test-groups.mjs "$bundles_dir" "${TOURDESK_TEST_GROUPS:-16}" "${together_bundles[@]}")
+fi
 
-# run_suite LABEL CONCURRENCY FILE...: one `node --test`, spec output and the timings record.
+# run_suite LABEL CONCURRENCY FILE...: one `node --test` over the files' bundles (or groups of
+# them, given as they are), spec output and the timings record.
 # A test that hangs fails after 15 minutes instead of holding the run until CI gives up. Node 20
 # times each whole file by the same limit, and on a machine loaded by other work the files
 # with the most tests took over 5 minutes beside others (test/api/availability.test.ts on
@@ -98,7 +108,7 @@ run_suite() {
   local label=$1 jobs=$2 file bundles=()
   shift 2
   [ $# -gt 0 ] || return 0
-  for file in "$@"; do bundles+=("${bundle_of[$file]}"); done
+  for file in "$@"; do bundles+=("${bundle_of[$file]:-$file}"); done
   TOURDESK_TEST_LABEL="$label" TOURDESK_TEST_RESULTS="$results" \
     node --enable-source-maps --test --test-concurrency="$jobs" --test-timeout=900000 \
       --test-reporter=spec --test-reporter-destination=stdout \
@@ -125,14 +135,14 @@ pg_status=${pg_missing:-0}
 pg_log=test-output/test-postgres.log
 pg_pid=""
 if [ -n "$pg_url" ]; then
-  TEST_DATABASE_URL="$pg_url" run_suite postgres "$concurrency" "${pg_together[@]}" > "$pg_log" 2>&1 &
+  TEST_DATABASE_URL="$pg_url" run_suite postgres "$concurrency" "${together_groups[@]}" > "$pg_log" 2>&1 &
   pg_pid=$!
 fi
-echo "== tourdesk test suite on SQLite: ${#sqlite_together[@]} files, $concurrency at a time (PostgreSQL's beside it)"
-run_suite sqlite "$concurrency" "${sqlite_together[@]}" || sqlite_status=$?
+echo "== tourdesk test suite on SQLite: ${#together[@]} files in ${#together_groups[@]} groups, $concurrency at a time (PostgreSQL's beside it)"
+run_suite sqlite "$concurrency" "${together_groups[@]}" || sqlite_status=$?
 if [ -n "$pg_pid" ]; then
   wait "$pg_pid" || pg_status=$?
-  echo "== tourdesk test suite on PostgreSQL ($pg_url): ${#pg_together[@]} files, $concurrency at a time"
+  echo "== tourdesk test suite on PostgreSQL ($pg_url): ${#together[@]} files in ${#together_groups[@]} groups, $concurrency at a time"
   cat "$pg_log"
 fi
 

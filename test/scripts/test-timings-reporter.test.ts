@@ -140,3 +140,19 @@ test('a bundle of npm run test:fast is named by the test file it was made from',
   assert.equal(lines[0], 'slowest 1 test files:')
   assert.match(lines[1], /^\s+\d+\.\d s {2}test\/api\/quick\.test\.ts$/)
 })
+
+test('files run in one process as a group are each timed by their own tests, and the group is not listed', async (t) => {
+  const { dir, quick, slow } = fixtureFiles(t)
+  // As scripts/test-groups.mjs writes a group beside the bundles of test/api/quick.test.ts and test/api/slow.test.ts.
+  const bundles = 'test-output/bundles-1'
+  mkdirSync(join(dir, bundles), { recursive: true })
+  writeFileSync(join(dir, bundles, 'api--quick.test.mjs'), readFileSync(join(dir, quick)))
+  writeFileSync(join(dir, bundles, 'api--slow.test.mjs'), readFileSync(join(dir, slow)))
+  writeFileSync(join(dir, bundles, 'group-01.mjs'), "import './api--slow.test.mjs'\nimport './api--quick.test.mjs'\n")
+  const lines = (await reportOf(dir, [`${bundles}/group-01.mjs`])).trimEnd().split('\n')
+  assert.equal(lines[0], 'slowest 2 test files:', lines.join('\n'))
+  const slowLine = /^\s+(\d+\.\d) s {2}test\/api\/slow\.test\.ts$/.exec(lines[1])
+  assert.ok(slowLine && Number(slowLine[1]) >= 2 && Number(slowLine[1]) < 3, `the file that waits 2 s: ${lines[1]}`)
+  assert.match(lines[2], /^\s+0\.\d s {2}test\/api\/quick\.test\.ts$/)
+  assert.match(lines[3], /^tests 5, pass 3, fail 1, cancelled 0, skipped 1, todo 0, duration \d+\.\d s$/)
+})
