@@ -122,6 +122,11 @@ test("each file's own time from the event that closes it, on Node 20 (named by a
     inner(quick, 'test:start'), inner(quick, 'test:pass', 334), ...totals,
   ]
   assert.match(await reportOfEvents(node20), /^slowest 2 test files:\n {2}2\.9 s {2}slow\.test\.ts\n {2}1\.3 s {2}quick\.test\.ts\n/)
+  // A bundle run under --enable-source-maps: its tests name the TypeScript file, its process the bundle.
+  const bundle = file('test-output/test-bundles-1/api--slow.test.mjs')
+  const source = file('test/api/slow.test.ts')
+  const mapped = [inner(source, 'test:complete', 1510), closes(bundle, bundle, 2939), ...totals]
+  assert.match(await reportOfEvents(mapped), /^slowest 1 test files:\n {2}2\.9 s {2}test\/api\/slow\.test\.ts\ntests 3,/)
 })
 
 test('times are rounded to the second before they are split into minutes and seconds', () => {
