@@ -1,24 +1,20 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
-import addFormats from 'ajv-formats'
+import type { ErrorObject } from 'ajv'
 import { Temporal } from 'temporal-polyfill'
-import { Type } from 'typebox'
 import { changeSummary, diffCatalog, samePolicyTerms, type CatalogChange, type TourPositions } from '../domain/catalog-diff.ts'
 import { catalogIssues, type OtherTours } from '../domain/catalog-rules.ts'
 import { formatStoredInZone, fromStoredInstant, toStoredInstant } from '../domain/instant-format.ts'
 import { jsonEqual } from '../domain/json-equal.ts'
 import { findDeparture } from '../domain/schedule.ts'
 import { ApiError, type FieldError } from '../errors/api-error.ts'
-import { CatalogInstance, CatalogTour } from '../schemas/catalog.ts'
+import { CatalogInstance, type CatalogTour } from '../schemas/catalog.ts'
 import type { Actor } from '../store/audit.ts'
 import type { CatalogPart, TourSelection } from '../store/catalog.ts'
 import type { Store } from '../store/store.ts'
 import type { Plan, RecordAnswer } from '../store/write-plan.ts'
+import { catalogInstanceValidator, catalogPartValidator } from './catalog-schema.ts'
 
 /** The most tours an instance may have; a part of one carries any number of them up to that (none, for a settings edit). */
 const MAX_TOURS = (CatalogInstance.properties.tours as unknown as { maxItems: number }).maxItems
-const ajv = addFormats.default(new Ajv({ allErrors: true, strict: false }))
-const CATALOG_PART = Type.Object({ ...CatalogInstance.properties, tours: Type.Array(CatalogTour) }, { additionalProperties: false })
-const validators: { whole?: ValidateFunction, part?: ValidateFunction } = {}
 
 /**
  * What an edit reads, checks and may change: the whole instance (PUT /catalog, imports,
@@ -98,8 +94,7 @@ function fieldOf(error: ErrorObject): string {
 }
 
 function schemaErrors(instance: unknown, whole: boolean): FieldError[] {
-  // Compiled on first need, not at load: a tenth of a second of CPU each, and a restart on its own catalog edits none.
-  const validate = whole ? validators.whole ??= ajv.compile(CatalogInstance) : validators.part ??= ajv.compile(CATALOG_PART)
+  const validate = whole ? catalogInstanceValidator() : catalogPartValidator()
   if (validate(instance)) return []
   return validate.errors!.map((error) => ({
     field: fieldOf(error),

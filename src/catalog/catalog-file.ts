@@ -1,10 +1,10 @@
 import { readFileSync, statSync } from 'node:fs'
-import { Ajv, type ErrorObject } from 'ajv'
-import addFormats from 'ajv-formats'
-import { CatalogFile, type CatalogInstance } from '../schemas/catalog.ts'
+import type { ErrorObject } from 'ajv'
+import type { CatalogInstance } from '../schemas/catalog.ts'
 import { DECOY_FIELD_NAMES } from '../schemas/decoy-fields.ts'
 import { catalogFileIssues } from '../domain/catalog-rules.ts'
 import { ConfigError } from '../config/config-error.ts'
+import { catalogFileValidator } from './catalog-schema.ts'
 
 export const DEFAULT_HORIZON_DAYS = 365
 export const DEFAULT_HOLD_MINUTES = 15
@@ -16,11 +16,6 @@ export interface Instance extends Omit<CatalogInstance, 'horizon_days' | 'hold_m
   decoys: readonly string[]
   allowedOrigins: readonly string[]
 }
-
-// Every error of a file at once (the CLI's import lists them all, as the API does).
-const ajv = new Ajv({ allErrors: true, strict: false })
-addFormats.default(ajv)
-const validateCatalog = ajv.compile(CatalogFile)
 
 /** One thing wrong with a catalog file: where (null when the file is not JSON) and what. */
 export interface CatalogFileIssue {
@@ -75,6 +70,7 @@ export function parseCatalogFile(text: string, source: string): CatalogInstance[
   } catch (err) {
     throw new CatalogFileError(source, [{ field: null, reason: `is not valid JSON: ${(err as Error).message}` }])
   }
+  const validateCatalog = catalogFileValidator()
   if (!validateCatalog(data)) throw new CatalogFileError(source, schemaIssues(validateCatalog.errors!))
   // The rules read the instances as the schema shapes them: they are checked once it passes.
   const { instances } = data as { instances: CatalogInstance[] }
