@@ -101,7 +101,8 @@ fi
 # run_suite LABEL CONCURRENCY FILE...: one `node --test` over the files' bundles (or groups of
 # them, given as they are), spec output and the timings record.
 # A test that hangs fails after 15 minutes instead of holding the run until CI gives up. Node 20
-# times each whole file by the same limit, and on a machine loaded by other work the files
+# times each whole file (each group, for the files side by side: 1.5 minutes on average on
+# 2026-11-27) by the same limit, and on a machine loaded by other work the files
 # with the most tests took over 5 minutes beside others (test/api/availability.test.ts on
 # PostgreSQL: 24 tests, each on freshly migrated schema).
 run_suite() {
