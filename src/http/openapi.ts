@@ -136,7 +136,6 @@ export interface DocumentSpec {
 
 const resourceOf = (path: string) => path.split('/')[1].replace(/\.json$/, '')
 
-/** The OpenAPI 3.1 document of one API's routes, built from the schemas that validate and serialize them. */
 /**
  * Documents made in this process, by spec and by what their routes declare: the same routes
  * make the same document. A node builds its app once, but the tests build one per case
@@ -147,10 +146,11 @@ const resourceOf = (path: string) => path.split('/')[1].replace(/\.json$/, '')
 const madeDocuments = new Map<DocumentSpec, Map<string, JsonSchema>>()
 const DOCUMENTS_KEPT_PER_SPEC = 4
 
+/** The OpenAPI 3.1 document of one API's routes, built from the schemas that validate and serialize them. */
 export function buildOpenApiDocument(routes: RouteOptions[], spec: DocumentSpec): JsonSchema {
   const key = JSON.stringify(routes.map((route) => [route.method, route.url, route.schema, route.config]))
-  const made = madeDocuments.get(spec) ?? new Map<string, JsonSchema>()
-  madeDocuments.set(spec, made)
+  let made = madeDocuments.get(spec)
+  if (!made) madeDocuments.set(spec, made = new Map())
   let document = made.get(key)
   if (!document) {
     document = makeOpenApiDocument(routes, spec)

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { test } from 'node:test'
+import { test, type TestContext } from 'node:test'
 import { build } from '../helpers/build.ts'
 import {
   assertProblem, assertValidationFailed, BASE, bookingRow, HOLD, holder, raw, seatsTaken, send, unchanged, visitor,
@@ -123,30 +123,30 @@ test('Latin-1 bytes (0xe9 for é) in a contact message are 400 invalid_json, not
   assertProblem(res, 400, 'invalid_json', service, 'POST', '/contact')
 })
 
-test('a lone surrogate escape ("\\ud800") in a value or a key is 400 invalid_json', async (t) => {
+/** Each hold body is 400 invalid_json and changes nothing. */
+async function holdsAreInvalidJson(t: TestContext, bodies: string[]): Promise<void> {
   const service = await build(t)
   const v = await holder(service)
-  for (const body of [
+  for (const body of bodies) {
+    const res = await unchanged(service, () => send(service, 'POST', '/booking', body, v.headers))
+    assertProblem(res, 400, 'invalid_json', service, 'POST', '/booking')
+  }
+}
+
+test('a lone surrogate escape ("\\ud800") in a value or a key is 400 invalid_json', async (t) => {
+  await holdsAreInvalidJson(t, [
     '{"tour_id":"alfama-walk","start":"2026-06-02T08:30:00Z","party":2,"referral_code":"\\ud800"}',
     '{"tour_id":"alfama-walk","start":"2026-06-02T08:30:00Z","party":2,"referral_code":"a\\udc00b"}',
     '{"tour_id":"alfama-walk","start":"2026-06-02T08:30:00Z","party":2,"addons":{"\\ud800":1}}',
-  ]) {
-    const res = await unchanged(service, () => send(service, 'POST', '/booking', body, v.headers))
-    assertProblem(res, 400, 'invalid_json', service, 'POST', '/booking')
-  }
+  ])
 })
 
 test('a key with a bad escape or a raw control character is 400 invalid_json; an escaped duplicate key is still a duplicate', async (t) => {
-  const service = await build(t)
-  const v = await holder(service)
-  for (const body of [
+  await holdsAreInvalidJson(t, [
     '{"tour_id":"alfama-walk","start":"2026-06-02T08:30:00Z","party":2,"addons":{"a\\x":1}}',
     '{"tour_id":"alfama-walk","start":"2026-06-02T08:30:00Z","party":2,"addons":{"a\u0001b":1}}',
     '{"tour_id":"alfama-walk","start":"2026-06-02T08:30:00Z","party":2,"par\\u0074y":3}',
-  ]) {
-    const res = await unchanged(service, () => send(service, 'POST', '/booking', body, v.headers))
-    assertProblem(res, 400, 'invalid_json', service, 'POST', '/booking')
-  }
+  ])
 })
 
 test('a correctly paired surrogate escape (an emoji) is accepted and stored as that character', async (t) => {
