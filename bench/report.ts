@@ -54,11 +54,7 @@ function databaseSection(result: MeasuredDatabase, settings: BenchReport['settin
     `- Seeding took ${small.seedSeconds.toFixed(1)} s (small) and ${large.seedSeconds.toFixed(1)} s (large).`,
     `- The service on the large database (${count(large.tours)} tours) started in ${Math.round(large.coldStartMs)} ms and peaked at ${megabytes(large.peakRssBytes)}.`,
     ...result.operator ? ['', operatorSection(result.operator, settings)] : [],
-    ...result.catalogEdits ? ['', catalogEditSection(result.catalogEdits, settings)] : [],
-    ...result.webhooks ? ['', webhookSection(result.webhooks, settings)] : [],
-    ...result.unitsCost ? ['', unitsSection(result.unitsCost, settings)] : [],
-    ...result.streams ? ['', streamSection(result.streams)] : [],
-    ...result.octoPolling ? ['', octoSection(result.octoPolling, settings)] : [],
+    ...issueSections(result, settings),
   ].join('\n')
 }
 
@@ -181,15 +177,22 @@ function unitsSection(results: UnitsCostResults, settings: BenchReport['settings
   return lines.join('\n')
 }
 
-/** A run of some sections only: each one measured. */
-function sectionsOnly(result: SectionsMeasured, settings: BenchReport['settings']): string {
+/** The issues' sections a run measured (a full run all of them, `--only` one), each after a blank line. */
+function issueSections(result: Omit<SectionsMeasured, 'status'>, settings: BenchReport['settings']): string[] {
   return [
-    `## ${DIALECT_NAMES[result.dialect]}`,
     ...result.catalogEdits ? ['', catalogEditSection(result.catalogEdits, settings)] : [],
     ...result.webhooks ? ['', webhookSection(result.webhooks, settings)] : [],
     ...result.unitsCost ? ['', unitsSection(result.unitsCost, settings)] : [],
     ...result.streams ? ['', streamSection(result.streams)] : [],
     ...result.octoPolling ? ['', octoSection(result.octoPolling, settings)] : [],
+  ]
+}
+
+/** A run of some sections only: each one measured. */
+function sectionsOnly(result: SectionsMeasured, settings: BenchReport['settings']): string {
+  return [
+    `## ${DIALECT_NAMES[result.dialect]}`,
+    ...issueSections(result, settings),
   ].join('\n')
 }
 

@@ -5,7 +5,7 @@ import { drillCatalog } from '../test/helpers/catalog-file.ts'
 import type { ApiClient, ApiResponse } from '../test/helpers/client.ts'
 import { ManualClock } from '../test/helpers/manual-clock.ts'
 import { checkSeats, countLost } from './ledger.ts'
-import type { DrillOutcome } from './outcome.ts'
+import { emptyOutcome, type DrillOutcome } from './outcome.ts'
 
 const TOUR = 'drill-departure'
 const CAPACITY = 12
@@ -61,10 +61,7 @@ function minutesBetween(from: Temporal.Instant, to: Temporal.Instant): number {
  * a hold's expiry instant must stay creation + hold_minutes, and checkouts must follow it.
  */
 export async function clockJumpsDrill(title: string, postgresUrl: string | null): Promise<DrillOutcome> {
-  const outcome: DrillOutcome = {
-    drill: title, database: postgresUrl ? 'PostgreSQL' : 'SQLite',
-    attempted: 0, acknowledged: 0, lost: 0, duplicated: 0, overCapacity: 0, recoverMs: null, failures: [], notes: [],
-  }
+  const outcome = emptyOutcome(title, postgresUrl ? 'PostgreSQL' : 'SQLite')
   const clock = new ManualClock('2026-06-01T08:00:00Z')
   const service = await startService({ catalog: drillCatalog(CAPACITY), clock, postgresUrl })
   const tally = new Tally(service.client())

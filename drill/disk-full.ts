@@ -9,7 +9,7 @@ import { ApiClient } from '../test/helpers/client.ts'
 import { startServer, type ServerProcess } from '../test/helpers/server-process.ts'
 import { bookableStarts, countOutcomes, prepareAttempts, retryAll, sendHold, type HoldAttempt } from './hold-attempts.ts'
 import { checkLedger } from './ledger.ts'
-import { skippedOutcome, type DrillOutcome } from './outcome.ts'
+import { emptyOutcome, skippedOutcome, type DrillOutcome } from './outcome.ts'
 import { formatMs, waitUntilReady } from './readiness.ts'
 import { mountSmallDisk } from './tmpfs.ts'
 
@@ -46,10 +46,7 @@ function fillDisk(dir: string, headroom: number): string {
 export async function diskFullDrill(title: string, holds: number): Promise<DrillOutcome> {
   const disk = await mountSmallDisk(DISK_BYTES)
   if ('unavailable' in disk) return skippedOutcome(title, 'SQLite', disk.unavailable)
-  const outcome: DrillOutcome = {
-    drill: title, database: 'SQLite',
-    attempted: 0, acknowledged: 0, lost: 0, duplicated: 0, overCapacity: 0, recoverMs: null, failures: [], notes: [],
-  }
+  const outcome = emptyOutcome(title, 'SQLite')
   const url = `sqlite:${join(disk.dir, 'tourdesk.db')}`
   const catalog = drillCatalogFile(CAPACITY)
   const env = { DATABASE_URL: url, TOURDESK_CONFIG: catalog.catalogPath }

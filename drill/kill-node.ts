@@ -7,7 +7,7 @@ import { freshDatabase } from '../test/helpers/database.ts'
 import { startServer, type ServerProcess } from '../test/helpers/server-process.ts'
 import { bookableStarts, countOutcomes, prepareAttempts, retryAll, sendHold, type HoldAttempt } from './hold-attempts.ts'
 import { checkLedger, countLost } from './ledger.ts'
-import type { DrillOutcome } from './outcome.ts'
+import { emptyOutcome, type DrillOutcome } from './outcome.ts'
 import { formatMs, waitUntilReady } from './readiness.ts'
 
 const TOUR = 'drill-departure'
@@ -30,11 +30,7 @@ export interface KillNodeOptions {
  * ones and make no second booking; seats must match the live bookings and fit capacity.
  */
 export async function killNodeDrill(options: KillNodeOptions): Promise<DrillOutcome> {
-  const outcome: DrillOutcome = {
-    drill: options.title,
-    database: options.postgresUrl ? 'PostgreSQL' : 'SQLite',
-    attempted: 0, acknowledged: 0, lost: 0, duplicated: 0, overCapacity: 0, recoverMs: null, failures: [], notes: [],
-  }
+  const outcome = emptyOutcome(options.title, options.postgresUrl ? 'PostgreSQL' : 'SQLite')
   const database = await freshDatabase(options.postgresUrl)
   const { dir, catalogPath } = drillCatalogFile(CAPACITY)
   const env = { DATABASE_URL: database.url, TOURDESK_CONFIG: catalogPath }

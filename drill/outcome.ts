@@ -31,12 +31,17 @@ export function passed(outcome: DrillOutcome): boolean {
     || (outcome.lost === 0 && outcome.duplicated <= (outcome.allowedDuplicates ?? 0) && outcome.overCapacity === 0 && outcome.failures.length === 0)
 }
 
+/** A drill's outcome before it has counted anything, filled in as it runs. */
+export function emptyOutcome(drill: string, database: DrillOutcome['database']): DrillOutcome {
+  return { drill, database, attempted: 0, acknowledged: 0, lost: 0, duplicated: 0, overCapacity: 0, recoverMs: null, failures: [], notes: [] }
+}
+
 export function skippedOutcome(drill: string, database: DrillOutcome['database'], reason: string): DrillOutcome {
-  return { drill, database, attempted: 0, acknowledged: 0, lost: 0, duplicated: 0, overCapacity: 0, recoverMs: null, failures: [], notes: [], skipped: reason }
+  return { ...emptyOutcome(drill, database), skipped: reason }
 }
 
 /** A drill that threw before it could count: reported as a failure, not hidden. */
 export function crashedOutcome(drill: string, database: DrillOutcome['database'], err: unknown): DrillOutcome {
   const message = err instanceof Error ? err.message.split('\n')[0] : String(err)
-  return { drill, database, attempted: 0, acknowledged: 0, lost: 0, duplicated: 0, overCapacity: 0, recoverMs: null, failures: [`drill aborted: ${message}`], notes: [] }
+  return { ...emptyOutcome(drill, database), failures: [`drill aborted: ${message}`] }
 }

@@ -8,7 +8,7 @@ import { startServer, type ServerProcess } from '../test/helpers/server-process.
 import { TcpProxy } from '../test/helpers/tcp-proxy.ts'
 import { bookableStarts, countOutcomes, prepareAttempts, retryAll, sendHold, type HoldAttempt } from './hold-attempts.ts'
 import { checkLedger } from './ledger.ts'
-import type { DrillOutcome } from './outcome.ts'
+import { emptyOutcome, type DrillOutcome } from './outcome.ts'
 import { formatMs, waitUntilReady } from './readiness.ts'
 
 const TOUR = 'drill-departure'
@@ -41,10 +41,7 @@ interface Timed {
  * and every acknowledged hold must be in the database exactly once.
  */
 export async function postgresCutDrill(options: PostgresCutOptions): Promise<DrillOutcome> {
-  const outcome: DrillOutcome = {
-    drill: options.title, database: 'PostgreSQL',
-    attempted: 0, acknowledged: 0, lost: 0, duplicated: 0, overCapacity: 0, recoverMs: null, failures: [], notes: [],
-  }
+  const outcome = emptyOutcome(options.title, 'PostgreSQL')
   const database = await freshDatabase(options.postgresUrl)
   const direct = new URL(database.url)
   const proxy = new TcpProxy(direct.hostname, Number(direct.port || 5432))

@@ -4,7 +4,7 @@ import { racePlan, runPlan } from '../test/helpers/race-plans.ts'
 import { hoardingRace, promoCancelStormRace, promoRushRace, releaseStormRace, releaseVersusCheckoutRace } from '../test/helpers/race-scenarios.ts'
 import { clusterTarget, RACE_CAPACITY, type RaceTarget } from '../test/helpers/race-target.ts'
 import type { RaceRun } from '../test/helpers/race-traffic.ts'
-import type { DrillOutcome } from './outcome.ts'
+import { emptyOutcome, type DrillOutcome } from './outcome.ts'
 
 /** Examples of each broken invariant kept for the report; the count says how many there were. */
 const EXAMPLES_PER_INVARIANT = 3
@@ -38,11 +38,7 @@ const SCRIPTED: { name: string, race: (target: RaceTarget) => Promise<RaceRun> }
  * seats counted twice or a promo overspent as duplicated, and any 5xx as a failure.
  */
 export async function racesDrill(options: RacesOptions): Promise<DrillOutcome> {
-  const outcome: DrillOutcome = {
-    drill: options.title,
-    database: options.postgresUrl ? 'PostgreSQL' : 'SQLite',
-    attempted: 0, acknowledged: 0, lost: 0, duplicated: 0, overCapacity: 0, recoverMs: null, failures: [], notes: [],
-  }
+  const outcome = emptyOutcome(options.title, options.postgresUrl ? 'PostgreSQL' : 'SQLite')
   const broken = new Map<Invariant, string[]>()
   const answered = new Map<string, number>()
   let bursts = 0

@@ -8,7 +8,7 @@ import { startServer, type ServerProcess } from '../test/helpers/server-process.
 import { bookableStarts, prepareAttempts, sendHold, type HoldAttempt } from './hold-attempts.ts'
 import { latencySummary } from './latency.ts'
 import { checkLedger } from './ledger.ts'
-import type { DrillOutcome } from './outcome.ts'
+import { emptyOutcome, type DrillOutcome } from './outcome.ts'
 import { formatMs } from './readiness.ts'
 import { SlowClients } from './slow-sockets.ts'
 
@@ -58,10 +58,7 @@ async function holdOneByOne(client: ApiClient, attempts: HoldAttempt[]): Promise
  * latencies in both phases and how many slow connections the server has dropped.
  */
 export async function slowClientsDrill(options: SlowClientsOptions): Promise<DrillOutcome> {
-  const outcome: DrillOutcome = {
-    drill: options.title, database: 'SQLite',
-    attempted: 0, acknowledged: 0, lost: 0, duplicated: 0, overCapacity: 0, recoverMs: null, failures: [], notes: [],
-  }
+  const outcome = emptyOutcome(options.title, 'SQLite')
   const database = await freshDatabase(null)
   const { dir, catalogPath } = drillCatalogFile(CAPACITY)
   const store = await openStore(database.target)

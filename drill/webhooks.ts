@@ -12,7 +12,7 @@ import { startServer, type ServerProcess } from '../test/helpers/server-process.
 import { operatorApi, startEventTraffic, type TrafficFigures } from './event-traffic.ts'
 import { bookableStarts } from './hold-attempts.ts'
 import { checkSeats } from './ledger.ts'
-import type { DrillOutcome } from './outcome.ts'
+import { emptyOutcome, type DrillOutcome } from './outcome.ts'
 import { formatMs } from './readiness.ts'
 import { ownerOfConnection } from './socket-owner.ts'
 import { startWebhookReceiver, type ReceiverMode, type WebhookReceiver } from './webhook-receiver.ts'
@@ -101,11 +101,7 @@ async function deliveryStatuses(store: Store): Promise<{ byStatus: Record<string
  * the killed node's.
  */
 export async function webhooksDrill(options: WebhooksDrillOptions): Promise<DrillOutcome> {
-  const outcome: DrillOutcome = {
-    drill: options.title,
-    database: options.postgresUrl ? 'PostgreSQL' : 'SQLite',
-    attempted: 0, acknowledged: 0, lost: 0, duplicated: 0, overCapacity: 0, recoverMs: null, failures: [], notes: [],
-  }
+  const outcome = emptyOutcome(options.title, options.postgresUrl ? 'PostgreSQL' : 'SQLite')
   const database = await freshDatabase(options.postgresUrl)
   const { dir, catalogPath } = drillCatalogFile(CAPACITY)
   const env = {

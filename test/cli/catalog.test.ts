@@ -6,7 +6,7 @@ import { test, type TestContext } from 'node:test'
 import { readSettings } from '../../src/config/env.ts'
 import { openStore } from '../../src/store/store.ts'
 import { demoCatalog } from '../helpers/build.ts'
-import { runCli, type CliRun } from '../helpers/cli.ts'
+import { failed, runCli, succeeded, type CliRun } from '../helpers/cli.ts'
 import { migratedDatabase, testDialect } from '../helpers/database.ts'
 import { delayUntil, PROPAGATION_LIMIT_MS } from '../helpers/propagation.ts'
 import { startServer, type ServerProcess } from '../helpers/server-process.ts'
@@ -53,19 +53,6 @@ async function setting(t: TestContext) {
       }
     },
   }
-}
-
-function succeeded(run: CliRun): CliRun {
-  assert.equal(run.code, 0, `exit ${run.code}\nstdout: ${run.stdout}\nstderr: ${run.stderr}`)
-  return run
-}
-
-/** Exit 1, nothing on stdout, and one line on stderr that says why. */
-function failed(run: CliRun, why: RegExp): void {
-  assert.equal(run.code, 1, `exit ${run.code}\nstdout: ${run.stdout}\nstderr: ${run.stderr}`)
-  assert.equal(run.stdout, '')
-  assert.match(run.stderr, /^tourdesk: [^\n]+\n$/)
-  assert.match(run.stderr, why)
 }
 
 /** The demo for a new season: a price, an archived tour, a promo code, a policy version, a setting left to its default, a new tour. */

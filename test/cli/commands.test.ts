@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { readSettings } from '../../src/config/env.ts'
 import { openStore } from '../../src/store/store.ts'
-import { runCli, type CliRun } from '../helpers/cli.ts'
+import { failed, runCli, succeeded } from '../helpers/cli.ts'
 import { runCli as runCliProcess } from '../helpers/cli-process.ts'
 import { freshDatabase } from '../helpers/database.ts'
 
@@ -36,19 +36,6 @@ async function database(t: TestContext) {
       }
     },
   }
-}
-
-function succeeded(run: CliRun): CliRun {
-  assert.equal(run.code, 0, `exit ${run.code}\nstdout: ${run.stdout}\nstderr: ${run.stderr}`)
-  return run
-}
-
-/** Exit 1, nothing on stdout, and one line on stderr that says why. */
-function failed(run: CliRun, why: RegExp): void {
-  assert.equal(run.code, 1, `exit ${run.code}\nstdout: ${run.stdout}\nstderr: ${run.stderr}`)
-  assert.equal(run.stdout, '')
-  assert.match(run.stderr, /^tourdesk: [^\n]+\n$/)
-  assert.match(run.stderr, why)
 }
 
 const add = ['staff', 'add', '--instance', 'lisbon']

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict'
 import { Readable, Writable } from 'node:stream'
 import { CliIo } from '../../src/cli/io.ts'
 import { runCli as runCommandLine } from '../../src/cli/program.ts'
@@ -31,4 +32,18 @@ export async function runCli(args: string[], options: { env: Record<string, stri
   const io = new CliIo({ stdout: stdout.stream, stderr: stderr.stream, stdin, env: { ...process.env, ...options.env } })
   const code = await runCommandLine(args, io)
   return { code, stdout: stdout.text(), stderr: stderr.text() }
+}
+
+/** Exit 0, or a failure that shows what the command printed. */
+export function succeeded(run: CliRun): CliRun {
+  assert.equal(run.code, 0, `exit ${run.code}\nstdout: ${run.stdout}\nstderr: ${run.stderr}`)
+  return run
+}
+
+/** Exit 1, nothing on stdout, and one line on stderr that says why. */
+export function failed(run: CliRun, why: RegExp): void {
+  assert.equal(run.code, 1, `exit ${run.code}\nstdout: ${run.stdout}\nstderr: ${run.stderr}`)
+  assert.equal(run.stdout, '')
+  assert.match(run.stderr, /^tourdesk: [^\n]+\n$/)
+  assert.match(run.stderr, why)
 }
