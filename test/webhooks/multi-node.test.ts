@@ -15,7 +15,9 @@ const EVENTS = 200
 /**
  * Three server processes share one database and deliver 200 events to one receiver. The
  * first node is SIGKILLed while an attempt is in flight, holding the lease on the deliveries
- * it claimed: the other nodes deliver them once that lease lapses (30 s). Every event is
+ * it claimed: the other nodes deliver them once that lease lapses. The lease is 30 s of real
+ * time (src/notify/webhook-delivery.ts) and a server process has no clock a test can move, so
+ * the test moves the dead node's leases into the past, as those 30 s would. Every event is
  * delivered, verified by the reference library, and no attempt is answered twice.
  */
 test(`three nodes deliver every event once, a node killed mid-delivery included (${testDialect})`, { timeout: 120_000 }, async (t) => {
@@ -86,6 +88,9 @@ test(`three nodes deliver every event once, a node killed mid-delivery included 
     // The first node claims a batch and is killed with an attempt in flight.
     await oneHeld
     await nodes[0].stop('SIGKILL')
+    const lapsed = toStoredInstant(systemClock.now().subtract({ seconds: 1 }))
+    const { changes: leased } = await store.write(() => statement('update webhook_deliveries set lease_until = ? where lease_until is not null', [lapsed]))
+    assert.ok(leased > 0, 'the killed node held leases')
     holding = false
     for (const { id, response } of held) answer(id, response)
     nodes.push(await startServer(env), await startServer(env))
