@@ -15,17 +15,17 @@ import { CatalogFile, CatalogInstance, CatalogTour } from '../schemas/catalog.ts
 // generating the instance's code again inside its own.
 const ajv = addFormats.default(new Ajv({ allErrors: true, strict: false, inlineRefs: false }))
 const INSTANCE_ID = 'tourdesk:catalog-instance'
+const FILE_ID = 'tourdesk:catalog-file'
+const PART_ID = 'tourdesk:catalog-part'
 ajv.addSchema(CatalogInstance, INSTANCE_ID)
-
-const FILE = {
+ajv.addSchema({
   ...CatalogFile,
   properties: { instances: { ...CatalogFile.properties.instances, items: { $ref: INSTANCE_ID } } },
-}
-/** An edit of part of an instance: its own fields with only the tours it names. */
-const PART = Type.Object({ ...CatalogInstance.properties, tours: Type.Array(CatalogTour) }, { additionalProperties: false })
+}, FILE_ID)
+// An edit of part of an instance: its own fields with only the tours it names.
+ajv.addSchema(Type.Object({ ...CatalogInstance.properties, tours: Type.Array(CatalogTour) }, { additionalProperties: false }), PART_ID)
 
-const compiled: { file?: ValidateFunction, part?: ValidateFunction } = {}
-
-export const catalogFileValidator = (): ValidateFunction => compiled.file ??= ajv.compile(FILE)
+// Ajv compiles a schema added by id on the first getSchema and keeps the function.
+export const catalogFileValidator = (): ValidateFunction => ajv.getSchema(FILE_ID)!
 export const catalogInstanceValidator = (): ValidateFunction => ajv.getSchema(INSTANCE_ID)!
-export const catalogPartValidator = (): ValidateFunction => compiled.part ??= ajv.compile(PART)
+export const catalogPartValidator = (): ValidateFunction => ajv.getSchema(PART_ID)!
