@@ -68,8 +68,16 @@ export function toStoredInstant(instant: Temporal.Instant): string {
   return new Date(instant.epochMilliseconds).toISOString()
 }
 
+/**
+ * The instant of a stored form. Stored forms are toStoredInstant's (whole milliseconds, 'Z'),
+ * which Date reads exactly, in a fraction of the time the polyfill's parser takes: a booking's
+ * answer reads several (bench/profile.ts hold-release, 2026-11-27). Text from outside (a
+ * request, a catalog) goes through Temporal.Instant.from, which checks its form.
+ */
 export function fromStoredInstant(text: string): Temporal.Instant {
-  return Temporal.Instant.from(text)
+  const epochMs = Date.parse(text)
+  if (Number.isNaN(epochMs)) throw new RangeError(`not a stored instant: ${text}`)
+  return Temporal.Instant.fromEpochMilliseconds(epochMs)
 }
 
 interface LocalDay {

@@ -63,14 +63,19 @@ function* configuredStarts(tour: ScheduledTour, timeZone: string, date: Temporal
   }
 }
 
-/** configuredStarts of one date, remembered (the tour objects of a loaded catalog never change). */
-function startsConfiguredOn(tour: ScheduledTour, timeZone: string, date: Temporal.PlainDate): Departure[] {
+/** A number for the tour object, for the caches' keys: the tour objects of a loaded catalog never change, and a new catalog brings new ones. */
+function tourKeyOf(tour: ScheduledTour): number {
   let tourKey = tourKeys.get(tour)
   if (tourKey === undefined) {
     tourKey = nextTourKey++
     tourKeys.set(tour, tourKey)
   }
-  const key = `${tourKey} ${timeZone} ${date}`
+  return tourKey
+}
+
+/** configuredStarts of one date, remembered. */
+function startsConfiguredOn(tour: ScheduledTour, timeZone: string, date: Temporal.PlainDate): Departure[] {
+  const key = `${tourKeyOf(tour)} ${timeZone} ${date}`
   let starts = dayCache.get(key)
   if (!starts) {
     starts = [...configuredStarts(tour, timeZone, date)]
@@ -96,8 +101,21 @@ export function expandSchedule(tour: ScheduledTour, timeZone: string, firstDate:
   return [...byInstant.values()].sort((a, b) => a.startMs - b.startMs)
 }
 
+/**
+ * Departures found by their start, or null for a start the schedule does not have: every hold
+ * asks, and finding one costs zone arithmetic that its answer never changes (bench/profile.ts
+ * hold-release, 2026-11-27). Keyed like dayCache, by the tour object.
+ */
+const foundCache = new LruMap<string, Departure | null>(DAY_CACHE_LIMIT)
+
 /** The scheduled departure starting at exactly this instant, if there is one. */
 export function findDeparture(tour: ScheduledTour, timeZone: string, start: Temporal.Instant): Departure | undefined {
-  const localDate = start.toZonedDateTimeISO(timeZone).toPlainDate()
-  return expandSchedule(tour, timeZone, localDate, 1).find((d) => d.start.equals(start))
+  const key = `${tourKeyOf(tour)} ${timeZone} ${start.epochNanoseconds}`
+  let found = foundCache.get(key)
+  if (found === undefined) {
+    const localDate = start.toZonedDateTimeISO(timeZone).toPlainDate()
+    found = expandSchedule(tour, timeZone, localDate, 1).find((d) => d.start.equals(start)) ?? null
+    foundCache.set(key, found)
+  }
+  return found ?? undefined
 }

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Temporal } from 'temporal-polyfill'
-import { toStoredInstant } from '../domain/instant-format.ts'
+import { fromStoredInstant, toStoredInstant } from '../domain/instant-format.ts'
 import { NEW_SESSION_HOURS, newSessionExpiry } from '../domain/session-lifetime.ts'
 import type { FieldError } from '../errors/api-error.ts'
 
@@ -61,7 +61,7 @@ export async function resolveSession(request: FastifyRequest): Promise<LiveSessi
   if (named === undefined || !SESSION_ID.test(named)) return null
   const { store, clock } = request.server.httpParts
   const live = await store.sessions.findLive(request.catalog.instance.ref, named, toStoredInstant(clock.now()))
-  return live ? { id: live.id, expiresAt: Temporal.Instant.from(live.expires_at), lookedUpBookingId: live.looked_up_booking_id } : null
+  return live ? { id: live.id, expiresAt: fromStoredInstant(live.expires_at), lookedUpBookingId: live.looked_up_booking_id } : null
 }
 
 /** How openapi.json describes the `sid` cookie a route sets: when it is sent, and for how long it lasts. */

@@ -4,6 +4,7 @@ import { cancellationFee, cancellationSteps } from '../domain/cancellation.ts'
 import { isOneOf, LIVE_CHECKED_OUT, OWES_ITS_TOTAL } from '../schemas/booking-status.ts'
 import { addonLinesOf, policyOf, unitLinesOf, type BookingRecord } from '../domain/booking.ts'
 import { languageOfBooking } from '../domain/booking-language.ts'
+import { fromStoredInstant, toStoredInstant } from '../domain/instant-format.ts'
 import { bookedName, tourTexts } from '../domain/translation.ts'
 import { describeUnits, onlyImplicitUnit, type UnitLine } from '../domain/units.ts'
 import { languageName, localStart, money, percent, type EmailLanguage } from './email-language.ts'
@@ -91,13 +92,13 @@ export function partyFacts(facts: BookingFacts, texts: EmailTexts): Array<[strin
  */
 export function cancellationTerms(row: BookingRecord, catalog: InstanceCatalog, now: Temporal.Instant, language: EmailLanguage): Array<[string, string]> {
   const { terms: words } = language.texts
-  const start = Temporal.Instant.from(row.start_at)
+  const start = fromStoredInstant(row.start_at)
   const policy = policyOf(row, catalog.instance.cancellation_policy)
   const cost = (feePercent: number) =>
     (feePercent === 0 ? words.freeOfCharge : words.fee(percent(feePercent, language), money(cancellationFee(row.total, feePercent), row.currency, language)))
   const steps = cancellationSteps(policy, start).filter((step) => Temporal.Instant.compare(step.until, now) > 0)
   const terms = steps.map(({ until, feePercent }): [string, string] => [
-    Temporal.Instant.compare(until, start) === 0 ? words.untilStart : words.until(localStart(until.toString(), catalog.instance.timezone, language)), cost(feePercent)])
+    Temporal.Instant.compare(until, start) === 0 ? words.untilStart : words.until(localStart(toStoredInstant(until), catalog.instance.timezone, language)), cost(feePercent)])
   const last = steps.at(-1)
   if (!last) terms.push([words.fromNow, words.noLongerCancellable])
   else if (Temporal.Instant.compare(last.until, start) < 0) terms.push([words.afterThat, words.noLongerCancellable])

@@ -3,7 +3,7 @@ import { checkedOutStatus } from '../domain/booking-status.ts'
 import { bookingPolicyOf, cancellableUntil, guestCancellation } from '../domain/cancellation.ts'
 import { guidedLanguage } from '../domain/booking-language.ts'
 import { bookableDeparture, NOT_RESOLD, policyOf, type BookingRecord } from '../domain/booking.ts'
-import { toStoredInstant } from '../domain/instant-format.ts'
+import { fromStoredInstant, toStoredInstant } from '../domain/instant-format.ts'
 import { bookingSessionExpiry } from '../domain/session-lifetime.ts'
 import { priceBooking, requireAddons } from '../domain/pricing.ts'
 import { unitMix } from '../domain/units.ts'
@@ -37,8 +37,8 @@ export const noBookingFound = (key: BookingKey) => new ApiError('no_booking', 'b
 export const guestCancellationOf = (row: BookingRecord, current: CatalogPolicy, now: Temporal.Instant) => guestCancellation({
   status: row.status,
   total: row.total,
-  start: Temporal.Instant.from(row.start_at),
-  cancellableUntil: Temporal.Instant.from(row.cancellable_until),
+  start: fromStoredInstant(row.start_at),
+  cancellableUntil: fromStoredInstant(row.cancellable_until),
 }, policyOf(row, current), now)
 
 /**

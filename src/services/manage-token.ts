@@ -22,7 +22,9 @@ export function readManageToken(secret: string, instanceRef: string, token: stri
  */
 export function manageLinkOf(secret: string, origin: string, instance: { ref: string, prefix: string },
   booking: { id: string, code: string | null, end_at: string }, now: Temporal.Instant): string | null {
-  const end = Temporal.Instant.from(booking.end_at)
-  if (booking.code === null || Temporal.Instant.compare(end, now) <= 0) return null
-  return manageLink(origin, instance.prefix, manageToken(secret, instance.ref, booking.id, end))
+  if (booking.code === null) return null
+  // Stored instants are whole milliseconds (src/domain/instant-format.ts): no Temporal parse needed, and every hold's answer asks.
+  const endMs = Date.parse(booking.end_at)
+  if (endMs <= now.epochMilliseconds) return null
+  return manageLink(origin, instance.prefix, manageToken(secret, instance.ref, booking.id, Temporal.Instant.fromEpochMilliseconds(endMs)))
 }

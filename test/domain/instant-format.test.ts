@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import fc from 'fast-check'
 import { Temporal } from 'temporal-polyfill'
-import { formatInZone, formatStoredInZone, todayIn, toStoredInstant } from '../../src/domain/instant-format.ts'
+import { formatInZone, formatStoredInZone, fromStoredInstant, todayIn, toStoredInstant } from '../../src/domain/instant-format.ts'
 
 const YEAR_10000_NS = 253402300800000000000n
 const instants = fc.bigInt({ min: -1_000_000_000_000_000_000n, max: YEAR_10000_NS - 1n }).map((ns) => new Temporal.Instant(ns))
@@ -11,6 +11,14 @@ test('the stored form is Temporal\'s UTC form to the millisecond, truncated, for
   fc.assert(fc.property(instants, (instant) => {
     assert.equal(toStoredInstant(instant), instant.toString({ fractionalSecondDigits: 3 }))
   }), { numRuns: 2_000 })
+})
+
+test('a stored form reads back as the instant Temporal reads from it, and text that is no instant is refused', () => {
+  fc.assert(fc.property(instants, (instant) => {
+    const stored = toStoredInstant(instant)
+    assert.ok(fromStoredInstant(stored).equals(Temporal.Instant.from(stored)))
+  }), { numRuns: 2_000 })
+  for (const text of ['', 'held', '2026-13-01T00:00:00.000Z']) assert.throws(() => fromStoredInstant(text), RangeError)
 })
 
 test('today in a zone is the zone\'s local date at that instant, whatever order instants are asked in', () => {

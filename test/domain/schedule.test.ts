@@ -345,6 +345,17 @@ describe('findDeparture', () => {
     }
   })
 
+  test('asked again, answers as the first time: per tour, per zone, to the nanosecond', () => {
+    const start = Temporal.Instant.from('2026-07-01T08:30:00Z')
+    for (let ask = 0; ask < 2; ask++) {
+      assert.ok(findDeparture(lisbonDaily, LISBON, start))
+      assert.equal(findDeparture(lisbonDaily, LISBON, start.add({ nanoseconds: 1 })), undefined)
+      assert.equal(findDeparture(lisbonDaily, NEW_YORK, start), undefined)
+      // A catalog edit makes new tour objects: the same start, blacked out now.
+      assert.equal(findDeparture(daily(['09:30'], { blackouts: ['2026-07-01'] }), LISBON, start), undefined)
+    }
+  })
+
   test('rejects a start on a blackout date and accepts the same time the next day', () => {
     assert.equal(findDeparture(lisbonDaily, LISBON, Temporal.Instant.from('2026-07-04T08:30:00Z')), undefined)
     assert.ok(findDeparture(lisbonDaily, LISBON, Temporal.Instant.from('2026-07-05T08:30:00Z')))
