@@ -3,8 +3,8 @@
  * the CPU time the service spends, measured on the work tree and on another commit in one run.
  * Both are built from copies of the sources (bench/source-trees.ts); each round starts each
  * version on a fresh database of its own (the first version alternating between rounds), reads
- * the service's user + system CPU time (/proc) at its first answer and over the scenario's load,
- * and stops it. On a machine shared with other work req/s and wall times follow the
+ * the service's user + system CPU time (/proc) at its first answer and over the scenario's load
+ * once warmed up (bench/load-cpu.ts), in all its threads and in its main thread, and stops it. On a machine shared with other work req/s and wall times follow the
  * neighbours; CPU time per request and per start follow the code. Prints the medians.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -16,7 +16,7 @@ import { todayIn } from '../src/domain/instant-format.ts'
 import { openStore } from '../src/store/store.ts'
 import { BENCH_TIME_ZONE, writeBenchCatalog } from './catalog.ts'
 import { postgresDatabase, sqliteDatabase } from './databases.ts'
-import { measureLoad } from './load.ts'
+import { measureLoadCpu } from './load-cpu.ts'
 import { readProcessCpuMs } from './process-cpu.ts'
 import { scenarios } from './scenarios.ts'
 import { seedBookings } from './seed.ts'
@@ -43,7 +43,7 @@ const name = positionals[0] ?? 'hold-checkout'
 const scenario = scenarios(tomorrow).find((s) => s.name === name)
 if (!scenario) throw new Error(`no scenario "${name}"; choose one of ${scenarios(tomorrow).map((s) => s.name).join(', ')}`)
 
-interface Sample { startWallMs: number, startCpuMs: number | null, requests: number, requestsPerSecond: number, loadCpuMs: number | null }
+interface Sample { startWallMs: number, startCpuMs: number | null, requestsPerSecond: number, cpuPerRequestUs: number | null, mainThreadPerRequestUs: number | null }
 
 const workDir = mkdtempSync(join(os.tmpdir(), 'tourdesk-compare-'))
 const { small } = FULL.growth
@@ -74,11 +74,8 @@ async function sample(tree: SourceTree): Promise<Sample> {
     try {
       const connections = Number(args.connections)
       const traffic = await scenario!.traffic(service.baseUrl, connections)
-      const before = readProcessCpuMs(service.pid)
-      const figures = await measureLoad({ ...traffic, connections, durationSeconds: Number(args.seconds), warmupSeconds: 1 })
-      const after = readProcessCpuMs(service.pid)
-      const loadCpuMs = before === null || after === null ? null : after - before
-      return { startWallMs, startCpuMs, requests: figures.requests, requestsPerSecond: figures.requestsPerSecond, loadCpuMs }
+      const figures = await measureLoadCpu(service.pid, { ...traffic, connections, durationSeconds: Number(args.seconds), warmupSeconds: 1 })
+      return { startWallMs, startCpuMs, requestsPerSecond: figures.requestsPerSecond, cpuPerRequestUs: figures.cpuUs, mainThreadPerRequestUs: figures.mainThreadUs }
     } finally {
       await service.stop()
     }
@@ -102,8 +99,10 @@ const known = (values: (number | null)[]) => values.filter((v): v is number => v
 const lines = [`${scenario.request} on ${args.db}, ${args.rounds} rounds of ${args.seconds} s at ${args.connections} connections (after 1 s of warm-up); 1-minute load average ${os.loadavg()[0].toFixed(1)} at the end`]
 for (const tree of trees) {
   const runs = samples.get(tree)!
-  const perRequest = known(runs.map((r) => (r.loadCpuMs === null ? null : (1000 * r.loadCpuMs) / r.requests)))
+  const perRequest = known(runs.map((r) => r.cpuPerRequestUs))
+  const mainThread = known(runs.map((r) => r.mainThreadPerRequestUs))
   lines.push(`${tree.source.padEnd(24)} CPU per request ${median(perRequest).toFixed(0)} µs (${perRequest.map((v) => v.toFixed(0)).join(' / ')}), `
+    + `main thread ${median(mainThread).toFixed(0)} µs (${mainThread.map((v) => v.toFixed(0)).join(' / ')}), `
     + `${median(runs.map((r) => r.requestsPerSecond)).toFixed(0)} req/s; cold start ${median(runs.map((r) => r.startWallMs)).toFixed(0)} ms wall `
     + `(${runs.map((r) => r.startWallMs.toFixed(0)).join(' / ')}), ${median(known(runs.map((r) => r.startCpuMs))).toFixed(0)} ms CPU (${runs.map((r) => r.startCpuMs?.toFixed(0) ?? '?').join(' / ')})`)
 }

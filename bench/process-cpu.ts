@@ -9,9 +9,22 @@ const TICKS_PER_SECOND = 100
  * a request costs where req/s tells mostly how busy the neighbours are.
  */
 export function readProcessCpuMs(pid: number): number | null {
+  return readCpuMs(`/proc/${pid}/stat`)
+}
+
+/**
+ * The CPU time of a process's main thread alone: the one that runs JavaScript, and so bounds a
+ * Node.js service's throughput, without its helper threads (fsync in libuv's pool, the garbage
+ * collector's and the compiler's), which run on whatever core is free.
+ */
+export function readMainThreadCpuMs(pid: number): number | null {
+  return readCpuMs(`/proc/${pid}/task/${pid}/stat`)
+}
+
+function readCpuMs(path: string): number | null {
   let stat: string
   try {
-    stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    stat = readFileSync(path, 'utf8')
   } catch {
     return null
   }

@@ -19,7 +19,7 @@ import { openStore } from '../src/store/store.ts'
 import { BENCH_TIME_ZONE, writeBenchCatalog } from './catalog.ts'
 import { bundleModules, summarizeProfile, type CpuProfile, type TimeShare } from './cpu-profile-summary.ts'
 import { postgresDatabase, sqliteDatabase } from './databases.ts'
-import { measureLoad } from './load.ts'
+import { measureLoadCpu, type LoadCpuFigures } from './load-cpu.ts'
 import { ROOT } from './node-process.ts'
 import { readProcessCpuMs } from './process-cpu.ts'
 import { scenarios } from './scenarios.ts'
@@ -57,16 +57,12 @@ try {
     nodeArgs: ['--cpu-prof', '--cpu-prof-dir', profileDir],
   })
   const startCpuMs = readProcessCpuMs(service.pid)
-  let figures = null
-  let loadCpuMs: number | null = null
+  let figures: LoadCpuFigures | null = null
   try {
     const connections = Number(args.connections)
     if (Number(args.seconds) > 0) {
       const traffic = await scenario.traffic(service.baseUrl, connections)
-      const before = readProcessCpuMs(service.pid)
-      figures = await measureLoad({ ...traffic, connections, durationSeconds: Number(args.seconds), warmupSeconds: 0 })
-      const after = readProcessCpuMs(service.pid)
-      loadCpuMs = before === null || after === null ? null : after - before
+      figures = await measureLoadCpu(service.pid, { ...traffic, connections, durationSeconds: Number(args.seconds), warmupSeconds: 0 })
     }
   } finally {
     await service.stop()
@@ -81,7 +77,7 @@ try {
   summaryLines = [
     ...figures === null ? [] : [
       `${scenario.request}: ${figures.requestsPerSecond.toFixed(0)} req/s, p50 ${figures.latencyMs.p50} ms, p99 ${figures.latencyMs.p99} ms, ${figures.errors} errors`,
-      `service CPU under load: ${loadCpuMs === null ? '?' : `${loadCpuMs.toFixed(0)} ms for ${figures.requests} requests, ${(1000 * loadCpuMs / figures.requests).toFixed(0)} µs per request`}`,
+      `service CPU under load: ${figures.cpuUs === null ? '?' : `${figures.cpuUs.toFixed(0)} µs per request (main thread ${figures.mainThreadUs!.toFixed(0)} µs), ${figures.requests} requests`}`,
     ],
     `cold start: first answer ${service.coldStartMs.toFixed(0)} ms after spawn, ${startCpuMs === null ? '?' : startCpuMs.toFixed(0)} ms of CPU by then (with --cpu-prof)`,
     `service CPU profile: ${(summary.totalMs / 1000).toFixed(1)} s sampled (start-up and shutdown included), kept at ${kept}`,
