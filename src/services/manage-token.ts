@@ -1,4 +1,5 @@
 import { Temporal } from 'temporal-polyfill'
+import { fromStoredInstant } from '../domain/instant-format.ts'
 import { manageLink } from '../domain/links.ts'
 import { readSignedToken, signedToken } from './signed-token.ts'
 
@@ -22,9 +23,9 @@ export function readManageToken(secret: string, instanceRef: string, token: stri
  */
 export function manageLinkOf(secret: string, origin: string, instance: { ref: string, prefix: string },
   booking: { id: string, code: string | null, end_at: string }, now: Temporal.Instant): string | null {
+  // Asked for every answer about a hold, which has no code yet: decided before reading the end.
   if (booking.code === null) return null
-  // Stored instants are whole milliseconds (src/domain/instant-format.ts): no Temporal parse needed, and every hold's answer asks.
-  const endMs = Date.parse(booking.end_at)
-  if (endMs <= now.epochMilliseconds) return null
-  return manageLink(origin, instance.prefix, manageToken(secret, instance.ref, booking.id, Temporal.Instant.fromEpochMilliseconds(endMs)))
+  const end = fromStoredInstant(booking.end_at)
+  if (Temporal.Instant.compare(end, now) <= 0) return null
+  return manageLink(origin, instance.prefix, manageToken(secret, instance.ref, booking.id, end))
 }
