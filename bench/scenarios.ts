@@ -24,7 +24,8 @@ interface Session {
 const HOLD_SPREAD_DAYS = 56
 const AVAILABILITY_PAGE_DAYS = 14
 
-async function json(url: string, init?: RequestInit): Promise<any> {
+/** A JSON answer of the service, or an error naming the request and what it answered. */
+export async function json(url: string, init?: RequestInit): Promise<any> {
   const answer = await fetch(url, init)
   const body = await answer.json()
   if (!answer.ok) throw new Error(`${init?.method ?? 'GET'} ${url} answered ${answer.status}: ${JSON.stringify(body)}`)

@@ -29,7 +29,7 @@ import { measureLoad, type LoadFigures } from './load.ts'
 import { measureLoadCpu, type LoadCpuFigures } from './load-cpu.ts'
 import { ROOT, startNodeProcess } from './node-process.ts'
 import { readMainThreadCpuMs } from './process-cpu.ts'
-import { scenarios } from './scenarios.ts'
+import { json, scenarios } from './scenarios.ts'
 import { startCeiling, startService } from './service.ts'
 import { FULL } from './settings.ts'
 
@@ -41,12 +41,6 @@ const today = todayIn(Temporal.Now.instant(), BENCH_TIME_ZONE)
 const tomorrow = today.add({ days: 1 })
 const workDir = mkdtempSync(join(os.tmpdir(), 'tourdesk-write-floor-'))
 const catalogPath = writeBenchCatalog(workDir, FULL.growth.small.tours, today)
-
-async function json(url: string, init?: RequestInit): Promise<any> {
-  const answer = await fetch(url, init)
-  if (!answer.ok) throw new Error(`${init?.method ?? 'GET'} ${url} answered ${answer.status}`)
-  return answer.json()
-}
 
 /** One answer of each kind the cycles get, from the service, for the HTTP floor to give. */
 async function sampleAnswers(base: string): Promise<{ hold: unknown, release: unknown, checkout: unknown }> {
